@@ -1,0 +1,177 @@
+// Contexts say where an algorithm runs: host_context (CPU threads) or cuda_context (one GPU stream).
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <limits>
+#include <utility>
+
+#include "detail/config.hpp"
+#include "error.hpp"
+
+#if defined(_OPENMP)
+#include <omp.h>
+#endif
+#if MERGEPATH_HAS_CUDA
+#include <cuda_runtime_api.h>
+#endif
+
+namespace mergepath {
+
+// The CPU: all its cores by default (OpenMP threads; one thread when built without OpenMP).
+class host_context {
+ public:
+  host_context() : num_threads_(default_threads()) {}
+  explicit host_context(int num_threads) : num_threads_(num_threads) {
+    detail::require(num_threads > 0, "host_context", "num_threads must be positive");
+  }
+  int num_threads() const { return num_threads_; }
+  // Checked mode verifies data preconditions (sorted inputs, ...) and throws before writing.
+  void set_checked(bool on) { checked_ = on; }
+  bool checked() const { return checked_; }
+
+ private:
+  static int default_threads() {
+#if defined(_OPENMP)
+    return std::max(1, omp_get_max_threads());
+#else
+    return 1;
+#endif
+  }
+  int num_threads_;
+  bool checked_ = false;
+};
+
+#if MERGEPATH_HAS_CUDA
+
+inline namespace with_cuda {
+// A usable GPU and driver are present.
+inline bool cuda_available() {
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess) {
+    (void)cudaGetLastError();  // no driver or no device: not sticky, clear it
+    return false;
+  }
+  return count > 0;
+}
+}  // namespace with_cuda
+
+class cuda_context;
+
+// Device scratch memory from the context's pool, returned to the pool (stream-ordered) on destruction.
+template <class T>
+class temp_buffer {
+ public:
+  temp_buffer() = default;
+  temp_buffer(const temp_buffer&) = delete;
+  temp_buffer& operator=(const temp_buffer&) = delete;
+  temp_buffer(temp_buffer&& o) noexcept : data_(std::exchange(o.data_, nullptr)), stream_(o.stream_) {}
+  temp_buffer& operator=(temp_buffer&& o) noexcept {
+    if (this != &o) {
+      release();
+      data_ = std::exchange(o.data_, nullptr);
+      stream_ = o.stream_;
+    }
+    return *this;
+  }
+  ~temp_buffer() { release(); }
+  T* data() const { return data_; }
+
+ private:
+  friend class cuda_context;
+  temp_buffer(T* data, cudaStream_t stream) : data_(data), stream_(stream) {}
+  void release() noexcept {
+    // Stream-ordered: kernels already queued that use the block finish before it is reused.
+    if (data_) (void)cudaFreeAsync(data_, stream_);
+    data_ = nullptr;
+  }
+  T* data_ = nullptr;
+  cudaStream_t stream_ = nullptr;
+};
+
+// One GPU: its device, a stream, its properties, and a pool that caches temporary memory.
+// Work is asynchronous on stream(); nothing synchronizes unless it returns a value or checked
+// mode is on. Not copyable: algorithms take it by reference.
+class cuda_context {
+ public:
+  // The current device, with a non-blocking stream of its own.
+  cuda_context() : owns_stream_(true) {
+    MERGEPATH_CUDA_CHECK(cudaGetDevice(&device_));
+    try {
+      MERGEPATH_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
+      init();
+    } catch (...) {
+      destroy();
+      throw;
+    }
+  }
+  // Borrow the caller's stream; it is not destroyed with the context.
+  explicit cuda_context(cudaStream_t stream) : stream_(stream), owns_stream_(false) {
+    MERGEPATH_CUDA_CHECK(cudaStreamGetDevice(stream, &device_));
+    init();
+  }
+  cuda_context(const cuda_context&) = delete;
+  cuda_context& operator=(const cuda_context&) = delete;
+  ~cuda_context() { destroy(); }
+
+  cudaStream_t stream() const { return stream_; }
+  int device() const { return device_; }
+  const cudaDeviceProp& props() const { return props_; }
+  // Compute capability as one number, e.g. 90 for sm_90.
+  int arch() const { return props_.major * 10 + props_.minor; }
+  // Waits for all work queued on the stream; throws cuda_error if any of it failed.
+  void synchronize() { MERGEPATH_CUDA_CHECK(cudaStreamSynchronize(stream_)); }
+  void set_checked(bool on) { checked_ = on; }
+  bool checked() const { return checked_; }
+
+  // Scratch memory for count elements, stream-ordered; reuses blocks the pool already holds.
+  // Inside a stream capture the allocation becomes a graph node that the graph owns.
+  template <class T>
+  temp_buffer<T> allocate(index_t count) {
+    void* p = nullptr;
+    if (count > 0)
+      MERGEPATH_CUDA_CHECK(cudaMallocFromPoolAsync(&p, static_cast<std::size_t>(count) * sizeof(T), pool_, stream_));
+    return temp_buffer<T>(static_cast<T*>(p), stream_);
+  }
+
+ private:
+  void init() {
+    MERGEPATH_CUDA_CHECK(cudaGetDeviceProperties(&props_, device_));
+    cudaMemPoolProps pool_props{};
+    pool_props.allocType = cudaMemAllocationTypePinned;
+    pool_props.location.type = cudaMemLocationTypeDevice;
+    pool_props.location.id = device_;
+    MERGEPATH_CUDA_CHECK(cudaMemPoolCreate(&pool_, &pool_props));
+    // Keep freed blocks in the pool across synchronizations: that is what makes it a cache.
+    std::uint64_t keep_all = std::numeric_limits<std::uint64_t>::max();
+    MERGEPATH_CUDA_CHECK(cudaMemPoolSetAttribute(pool_, cudaMemPoolAttrReleaseThreshold, &keep_all));
+  }
+
+  void destroy() noexcept {
+    if (pool_) {
+      (void)cudaStreamSynchronize(stream_);  // outstanding temp blocks go back to the pool first
+      (void)cudaMemPoolDestroy(pool_);
+      pool_ = nullptr;
+    }
+    if (owns_stream_ && stream_) (void)cudaStreamDestroy(stream_);
+    stream_ = nullptr;
+  }
+
+  int device_ = 0;
+  cudaStream_t stream_ = nullptr;
+  bool owns_stream_ = false;
+  bool checked_ = false;
+  cudaDeviceProp props_{};
+  cudaMemPool_t pool_ = nullptr;
+};
+
+#else
+
+inline namespace without_cuda {
+// Built without CUDA: the GPU backend does not exist.
+inline bool cuda_available() { return false; }
+}  // namespace without_cuda
+
+#endif
+
+}  // namespace mergepath

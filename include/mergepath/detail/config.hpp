@@ -1,0 +1,36 @@
+// Spellings shared by every layer: the host/device qualifier and the backend switch.
+#pragma once
+
+#include <cstdint>
+
+#if defined(__CUDACC__)
+#define MERGEPATH_HD __host__ __device__
+#define MERGEPATH_HAS_CUDA 1
+#else
+#define MERGEPATH_HD
+#define MERGEPATH_HAS_CUDA 0
+#endif
+
+// Unrolls fixed-count loops over register arrays (a run-time index would spill them to memory).
+#if defined(__CUDA_ARCH__)
+#define MERGEPATH_UNROLL _Pragma("unroll")
+#else
+#define MERGEPATH_UNROLL
+#endif
+
+namespace mergepath {
+
+// Counts and global positions are 64-bit everywhere in the API.
+using index_t = std::int64_t;
+
+namespace detail {
+
+template <class T>
+MERGEPATH_HD constexpr T min_of(T a, T b) { return b < a ? b : a; }
+template <class T>
+MERGEPATH_HD constexpr T max_of(T a, T b) { return a < b ? b : a; }
+template <class T>
+MERGEPATH_HD constexpr T ceil_div(T a, T b) { return (a + b - 1) / b; }
+
+}  // namespace detail
+}  // namespace mergepath

@@ -1,0 +1,72 @@
+// Errors: bad arguments throw std::invalid_argument; failed CUDA calls throw cuda_error.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+
+#include "detail/config.hpp"
+
+#if MERGEPATH_HAS_CUDA
+#include <cuda_runtime_api.h>
+#endif
+
+namespace mergepath {
+
+#if MERGEPATH_HAS_CUDA
+// A CUDA call failed. what() names the call, the CUDA error and file:line.
+struct cuda_error : std::runtime_error {
+  cudaError_t code;
+  cuda_error(cudaError_t code, const char* call, const char* file, int line)
+      : std::runtime_error(std::string(call) + " failed: " + cudaGetErrorName(code) + " (" +
+                           cudaGetErrorString(code) + ") at " + file + ":" + std::to_string(line)),
+        code(code) {}
+};
+
+namespace detail {
+inline void throw_on_cuda_error(cudaError_t code, const char* call, const char* file, int line) {
+  if (code != cudaSuccess) throw cuda_error(code, call, file, line);
+}
+// A launch reports configuration errors at once and faults only later; the later ones surface
+// through the next checked call on the stream (synchronize(), a value-returning algorithm).
+inline void check_launch(const char* kernel, const char* file, int line) {
+  throw_on_cuda_error(cudaGetLastError(), kernel, file, line);
+}
+}  // namespace detail
+#endif
+
+namespace detail {
+
+// Validation that every algorithm does before any work starts.
+inline void require(bool ok, const char* algorithm, const char* what) {
+  if (!ok) throw std::invalid_argument(std::string("mergepath::") + algorithm + ": " + what);
+}
+
+template <class It>
+inline void require_range(const char* algorithm, const char* name, const It& first, index_t count) {
+  if (count < 0)
+    throw std::invalid_argument(std::string("mergepath::") + algorithm + ": " + name +
+                                " count is negative (" + std::to_string(count) + ")");
+  if constexpr (std::is_pointer_v<It>) {
+    if (count > 0 && first == nullptr)
+      throw std::invalid_argument(std::string("mergepath::") + algorithm + ": " + name +
+                                  " is a null pointer with count " + std::to_string(count));
+  }
+}
+
+[[noreturn]] inline void throw_unsorted(const char* algorithm, const char* name, index_t position) {
+  throw std::invalid_argument(std::string("mergepath::") + algorithm + ": input " + name +
+                              " is not sorted: " + name + "[" + std::to_string(position) +
+                              "] is ordered before " + name + "[" + std::to_string(position - 1) +
+                              "]");
+}
+
+}  // namespace detail
+}  // namespace mergepath
+
+#if MERGEPATH_HAS_CUDA
+// Wraps a CUDA runtime call; throws mergepath::cuda_error naming the call on failure.
+#define MERGEPATH_CUDA_CHECK(call) ::mergepath::detail::throw_on_cuda_error((call), #call, __FILE__, __LINE__)
+// Follows every kernel launch.
+#define MERGEPATH_CHECK_LAUNCH(kernel_name) ::mergepath::detail::check_launch("launch of " kernel_name, __FILE__, __LINE__)
+#endif

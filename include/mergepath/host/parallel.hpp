@@ -1,0 +1,68 @@
+// The host backend's only threading primitive: run f(0..count) over the context's threads.
+#pragma once
+
+#include <cstdint>
+#include <exception>
+#include <mutex>
+#include <vector>
+
+#include "../context.hpp"
+
+namespace mergepath {
+namespace host {
+
+// Calls f(i) for every i in [0, count), spread statically over up to ctx.num_threads()
+// OpenMP threads. The first exception thrown by any f is rethrown here.
+template <class F>
+void parallel_for(const host_context& ctx, std::int64_t count, F f) {
+#if defined(_OPENMP)
+  std::exception_ptr error;
+  std::mutex error_mutex;
+  int threads = static_cast<int>(std::min<std::int64_t>(ctx.num_threads(), count));
+#pragma omp parallel for num_threads(threads) schedule(static)
+  for (std::int64_t i = 0; i < count; ++i) {
+    try {
+      f(i);
+    } catch (...) {
+      std::lock_guard<std::mutex> lock(error_mutex);
+      if (!error) error = std::current_exception();
+    }
+  }
+  if (error) std::rethrow_exception(error);
+#else
+  (void)ctx;
+  for (std::int64_t i = 0; i < count; ++i) f(i);
+#endif
+}
+
+// Splits work of `total` items into chunks for the context's threads; small work stays on one
+// thread, where starting threads would cost more than it saves.
+inline std::int64_t chunk_count(const host_context& ctx, std::int64_t total) {
+  constexpr std::int64_t min_items_per_chunk = 1 << 15;
+  std::int64_t by_size = std::max<std::int64_t>(1, total / min_items_per_chunk);
+  return std::min<std::int64_t>(ctx.num_threads(), by_size);
+}
+
+// Position of the first element of x[0, count) ordered before its predecessor, or -1 when
+// sorted. Used by checked mode.
+template <class It, class Comp>
+std::int64_t first_unsorted(const host_context& ctx, It x, std::int64_t count, Comp comp) {
+  if (count < 2) return -1;
+  std::int64_t chunks = chunk_count(ctx, count);
+  std::vector<std::int64_t> first(static_cast<std::size_t>(chunks), -1);
+  parallel_for(ctx, chunks, [&](std::int64_t c) {
+    std::int64_t begin = std::max<std::int64_t>(1, count * c / chunks);
+    std::int64_t end = count * (c + 1) / chunks;
+    for (std::int64_t i = begin; i < end; ++i)
+      if (comp(x[i], x[i - 1])) {
+        first[static_cast<std::size_t>(c)] = i;
+        return;
+      }
+  });
+  for (std::int64_t f : first)
+    if (f >= 0) return f;
+  return -1;
+}
+
+}  // namespace host
+}  // namespace mergepath

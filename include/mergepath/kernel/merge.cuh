@@ -1,0 +1,158 @@
+// The GPU merge kernels: a partition kernel (Merge Path over the whole input, one split per
+// tile) and a tile kernel (load a tile's two runs, merge them in shared memory, store).
+#pragma once
+
+#include <iterator>
+#include <type_traits>
+
+#include "../block/block_merge.cuh"
+#include "../block/tile_io.cuh"
+#include "../detail/config.hpp"
+#include "../thread/merge_path.hpp"
+#include "../tuning/merge.hpp"
+
+namespace mergepath {
+namespace kernel {
+
+// Stands in for the value iterators of a keys-only merge.
+struct no_values {};
+
+template <class It>
+struct value_of_impl {
+  using type = typename std::iterator_traits<It>::value_type;
+};
+template <>
+struct value_of_impl<no_values> {
+  using type = void;
+};
+// The element type of an iterator; void for no_values.
+template <class It>
+using value_of = typename value_of_impl<It>::type;
+
+// partitions[p] = where output p * tile_items splits between a and b (p = 0 .. num_partitions).
+template <class AIt, class BIt, class Comp>
+__global__ void merge_partition_kernel(AIt a, index_t a_count, BIt b, index_t b_count, index_t tile_items,
+                                       index_t num_partitions, index_t* partitions, Comp comp) {
+  index_t p = blockIdx.x * static_cast<index_t>(blockDim.x) + threadIdx.x;
+  if (p >= num_partitions) return;
+  index_t diag = detail::min_of(p * tile_items, a_count + b_count);
+  partitions[p] = merge_path(a, a_count, b, b_count, diag, comp);
+}
+
+// Where one tile's inputs and output lie.
+struct merge_tile {
+  index_t a_begin, b_begin, out_begin;
+  int a_count, b_count;
+};
+
+__device__ inline merge_tile merge_tile_at(const index_t* partitions, index_t tile, int tile_items,
+                                           index_t total) {
+  index_t diag0 = tile * tile_items;
+  index_t diag1 = detail::min_of(diag0 + tile_items, total);
+  index_t a0 = partitions[tile];
+  index_t a1 = clamp_next_split(a0, partitions[tile + 1], diag0, diag1);
+  index_t b0 = diag0 - a0;
+  return {a0, b0, diag0, static_cast<int>(a1 - a0), static_cast<int>((diag1 - a1) - b0)};
+}
+
+// Shared memory of one pipeline stage: the tile's keys, then (pairs) its values.
+template <class Key, class Value, int TileItems>
+struct merge_stage_layout {
+  static constexpr std::size_t align16(std::size_t n) { return (n + 15) / 16 * 16; }
+  static constexpr std::size_t keys_bytes = align16(sizeof(Key) * TileItems);
+  static constexpr std::size_t value_size() {
+    if constexpr (std::is_void_v<Value>)
+      return 0;
+    else
+      return sizeof(Value);
+  }
+  static constexpr std::size_t values_bytes = align16(value_size() * TileItems);
+  static constexpr std::size_t bytes = keys_bytes + values_bytes;
+};
+
+template <class Policy, class AKeys, class AVals>
+using merge_layout_of =
+    merge_stage_layout<value_of<AKeys>, value_of<AVals>, Policy::tuning.tile_items()>;
+
+// Merges tiles blockIdx.x, blockIdx.x + gridDim.x, ...; with two stages the next tile's loads are
+// in flight while this one is merged. Keys-only when AVals is no_values.
+template <class Policy, class AKeys, class AVals, class BKeys, class BVals, class OutKeys, class OutVals,
+          class Comp>
+__global__ void __launch_bounds__(Policy::tuning.block_threads)
+    merge_tile_kernel(AKeys a_keys, AVals a_vals, BKeys b_keys, BVals b_vals, index_t total,
+                      const index_t* partitions, index_t num_tiles, OutKeys out_keys, OutVals out_vals,
+                      Comp comp) {
+  constexpr merge_tuning tuning = Policy::tuning;
+  constexpr int threads = tuning.block_threads;
+  constexpr int items = tuning.items_per_thread;
+  constexpr int stages = tuning.stages;
+  static_assert(stages == 1 || stages == 2, "merge_tuning::stages is 1 or 2");
+  constexpr bool has_values = !std::is_same_v<AVals, no_values>;
+  using Key = value_of<AKeys>;
+  using Layout = merge_layout_of<Policy, AKeys, AVals>;
+
+  extern __shared__ __align__(16) unsigned char shared_bytes[];
+  auto stage_keys = [&](int s) { return reinterpret_cast<Key*>(shared_bytes + s * Layout::bytes); };
+  auto stage_values = [&](int s) {
+    if constexpr (has_values)
+      return reinterpret_cast<value_of<AVals>*>(shared_bytes + s * Layout::bytes + Layout::keys_bytes);
+    else
+      return nullptr;
+  };
+  auto issue_loads = [&](index_t tile, int s) {
+    merge_tile t = merge_tile_at(partitions, tile, tuning.tile_items(), total);
+    block::load_two_ranges_to_shared<threads, items>(a_keys + t.a_begin, t.a_count, b_keys + t.b_begin, t.b_count,
+                                                     stage_keys(s));
+    if constexpr (has_values)
+      block::load_two_ranges_to_shared<threads, items>(a_vals + t.a_begin, t.a_count, b_vals + t.b_begin,
+                                                       t.b_count, stage_values(s));
+    block::commit_copies();
+  };
+
+  index_t tile = blockIdx.x;
+  if (tile < num_tiles) issue_loads(tile, 0);
+  for (int s = 0; tile < num_tiles; tile += gridDim.x) {
+    index_t next = tile + gridDim.x;
+    if constexpr (stages == 2) {
+      if (next < num_tiles) issue_loads(next, s ^ 1);
+      block::wait_for_copies<1>();  // this tile's group has landed; the next one may be in flight
+    } else {
+      block::wait_for_copies<0>();
+    }
+    __syncthreads();
+
+    merge_tile t = merge_tile_at(partitions, tile, tuning.tile_items(), total);
+    int count = t.a_count + t.b_count;
+    Key* keys = stage_keys(s);
+    Key merged[items];
+    int source[items];
+    block::merge_tile_in_shared<threads, items>(keys, t.a_count, t.b_count, merged, source, comp);
+    if constexpr (has_values) {
+      auto* values = stage_values(s);
+      value_of<AVals> merged_values[items];
+MERGEPATH_UNROLL
+      for (int i = 0; i < items; ++i) merged_values[i] = values[detail::min_of(source[i], count - 1)];
+      __syncthreads();
+      block::store_blocked_to_shared(merged, keys);
+      block::store_blocked_to_shared(merged_values, values);
+      __syncthreads();
+      block::store_shared_to_global<threads, items>(keys, count, out_keys + t.out_begin);
+      block::store_shared_to_global<threads, items>(values, count, out_vals + t.out_begin);
+    } else {
+      __syncthreads();
+      block::store_blocked_to_shared(merged, keys);
+      __syncthreads();
+      block::store_shared_to_global<threads, items>(keys, count, out_keys + t.out_begin);
+    }
+    __syncthreads();  // the stage is free for the load two tiles ahead
+
+    if constexpr (stages == 2) {
+      s ^= 1;
+    } else if (next < num_tiles) {
+      issue_loads(next, 0);
+    }
+  }
+}
+
+}  // namespace kernel
+}  // namespace mergepath

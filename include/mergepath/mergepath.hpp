@@ -1,0 +1,10 @@
+// mergepath: merge-based parallel primitives for the GPU (cuda_context) and the CPU (host_context).
+#pragma once
+
+#include "context.hpp"
+#include "error.hpp"
+#include "functional.hpp"
+#include "merge.hpp"
+#if MERGEPATH_HAS_CUDA
+#include "textbook.hpp"
+#endif

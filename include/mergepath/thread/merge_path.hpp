@@ -1,0 +1,44 @@
+// merge_path: the co-rank search under every algorithm here (seeds 001/002: co-rank; 000/003: MergePath).
+#pragma once
+
+#include "../detail/config.hpp"
+#include "../functional.hpp"
+
+namespace mergepath {
+
+// Splits the first `diag` outputs of merging a[0, a_count) and b[0, b_count): returns i such
+// that merging a[0, i) with b[0, diag - i) gives exactly those outputs. With bounds::lower,
+// ties take a first (a stable merge); with bounds::upper, ties take b first.
+// O(log min(diag, a_count + b_count - diag)) comparisons. For any data, sorted or not, the
+// result lies in [max(0, diag - b_count), min(diag, a_count)] and only a[0, a_count) and
+// b[0, b_count) are read.
+template <bounds Bounds = bounds::lower, class AIt, class BIt, class Index, class Comp>
+MERGEPATH_HD Index merge_path(AIt a, Index a_count, BIt b, Index b_count, Index diag, Comp comp) {
+  Index begin = detail::max_of<Index>(0, diag - b_count);
+  Index end = detail::min_of<Index>(diag, a_count);
+  while (begin < end) {
+    Index mid = begin + (end - begin) / 2;
+    // Does a[mid] come out before b[diag - 1 - mid]? Then the split lies after mid.
+    bool a_first = Bounds == bounds::lower ? !comp(b[diag - 1 - mid], a[mid])
+                                           : comp(a[mid], b[diag - 1 - mid]);
+    if (a_first)
+      begin = mid + 1;
+    else
+      end = mid;
+  }
+  return begin;
+}
+
+}  // namespace mergepath
+
+namespace mergepath {
+
+// For unsorted input the splits of two neighbouring diagonals need not be monotone. Given the
+// split a0 at diag0 and a1 at diag1 (diag0 <= diag1), returns a1 clamped so that a[a0, a1)
+// and b[diag0 - a0, diag1 - a1) are both valid, non-negative ranges. Sorted input is unchanged.
+template <class Index>
+MERGEPATH_HD Index clamp_next_split(Index a0, Index a1, Index diag0, Index diag1) {
+  return detail::min_of(detail::max_of(a1, a0), a0 + (diag1 - diag0));
+}
+
+}  // namespace mergepath

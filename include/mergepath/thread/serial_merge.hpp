@@ -1,0 +1,83 @@
+// serial_merge: one thread merges its share. Two shapes, shared by both backends:
+//  - serial_merge / serial_merge_pairs: a whole range, for a CPU thread's chunk;
+//  - serial_merge_n<Count>: a fixed number of outputs into registers, for a GPU thread's tile slice.
+#pragma once
+
+#include "../detail/config.hpp"
+#include "../functional.hpp"
+
+namespace mergepath {
+namespace detail {
+
+// Walks the merge of a[0, a_count) and b[0, b_count), stable (ties take a), and hands each
+// output position k its source to `emit(k, take_b, source_index)`.
+template <class AIt, class BIt, class Index, class Comp, class Emit>
+MERGEPATH_HD void serial_merge_walk(AIt a, Index a_count, BIt b, Index b_count, Comp comp, Emit emit) {
+  Index i = 0, j = 0, k = 0;
+  while (i < a_count && j < b_count) {
+    // Written as arithmetic, not branches: on random keys a branch mispredicts half the time.
+    bool take_b = comp(b[j], a[i]);
+    emit(k++, take_b, take_b ? j : i);
+    j += take_b;
+    i += !take_b;
+  }
+  for (; i < a_count; ++i) emit(k++, false, i);
+  for (; j < b_count; ++j) emit(k++, true, j);
+}
+
+}  // namespace detail
+
+// Merges sorted a[0, a_count) and b[0, b_count) into out[0, a_count + b_count). Stable: of
+// equal keys, those of a come first. O(a_count + b_count).
+template <class AIt, class BIt, class Index, class OutIt, class Comp>
+MERGEPATH_HD void serial_merge(AIt a, Index a_count, BIt b, Index b_count, OutIt out, Comp comp) {
+  detail::serial_merge_walk(a, a_count, b, b_count, comp, [&](Index k, bool take_b, Index src) {
+    out[k] = take_b ? b[src] : a[src];
+  });
+}
+
+// serial_merge for key-value pairs; values travel with their keys.
+template <class AKeys, class AVals, class BKeys, class BVals, class Index, class OutKeys, class OutVals,
+          class Comp>
+MERGEPATH_HD void serial_merge_pairs(AKeys a_keys, AVals a_vals, Index a_count, BKeys b_keys, BVals b_vals,
+                                     Index b_count, OutKeys out_keys, OutVals out_vals, Comp comp) {
+  detail::serial_merge_walk(a_keys, a_count, b_keys, b_count, comp, [&](Index k, bool take_b, Index src) {
+    if (take_b) {
+      out_keys[k] = b_keys[src];
+      out_vals[k] = b_vals[src];
+    } else {
+      out_keys[k] = a_keys[src];
+      out_vals[k] = a_vals[src];
+    }
+  });
+}
+
+// Produces the next Count outputs of merging keys[a_begin, a_end) with keys[b_begin, b_end)
+// (two runs of one array, e.g. a tile in shared memory) into registers: out[k] is the key,
+// source[k] its position in `keys`. With bounds::lower ties take the a run first, with
+// bounds::upper the b run. Once both runs are exhausted the remaining outputs are
+// unspecified, and their source lies past the runs. Only keys[0, b_end) is read (keys[0]
+// must be readable), whatever the data: an unsorted tile never makes it read out of bounds.
+template <int Count, bounds Bounds = bounds::lower, class It, class T, class Comp>
+MERGEPATH_HD void serial_merge_n(It keys, int a_begin, int a_end, int b_begin, int b_end, T (&out)[Count],
+                                 int (&source)[Count], Comp comp) {
+  // Reads past a run's end are clamped into the array; their keys are never chosen.
+  auto load = [&](int i, int end) { return keys[detail::max_of(0, detail::min_of(i, end - 1))]; };
+  T a_key = load(a_begin, a_end);
+  T b_key = load(b_begin, b_end);
+MERGEPATH_UNROLL
+  for (int k = 0; k < Count; ++k) {
+    bool a_left = a_begin < a_end;
+    bool b_left = b_begin < b_end;
+    bool take_a = Bounds == bounds::lower ? !b_left || (a_left && !comp(b_key, a_key))
+                                          : !b_left || (a_left && comp(a_key, b_key));
+    out[k] = take_a ? a_key : b_key;
+    source[k] = take_a ? a_begin : b_begin;
+    if (take_a)
+      a_key = load(++a_begin, a_end);
+    else
+      b_key = load(++b_begin, b_end);
+  }
+}
+
+}  // namespace mergepath

@@ -1,0 +1,48 @@
+// Tile geometry of the GPU merge, per architecture and key/value size.
+#pragma once
+
+#include <cstddef>
+#include <ostream>
+
+#include "../detail/config.hpp"
+
+namespace mergepath {
+
+struct merge_tuning {
+  int block_threads;     // threads per block
+  int items_per_thread;  // outputs each thread merges in registers
+  // 1: one tile per block, loaded then merged. 2: a persistent grid in which each block
+  // prefetches its next tile (cp.async) while it merges the current one.
+  int stages;
+
+  MERGEPATH_HD constexpr int tile_items() const { return block_threads * items_per_thread; }
+};
+
+inline std::ostream& operator<<(std::ostream& os, const merge_tuning& t) {
+  return os << "{block_threads " << t.block_threads << ", items_per_thread " << t.items_per_thread << ", stages "
+            << t.stages << "}";
+}
+
+// Defaults, measured on an H200 (sm_90); see bench/results. Older architectures use the same
+// shapes until someone measures them. Odd items_per_thread keeps the register->shared
+// transpose free of bank conflicts.
+constexpr merge_tuning merge_tuning_for(int arch, std::size_t key_bytes, std::size_t value_bytes) {
+  (void)arch;
+  std::size_t pair_bytes = key_bytes + value_bytes;
+  if (pair_bytes <= 4) return {256, 15, 2};
+  if (pair_bytes <= 8) return {256, 11, 2};
+  if (pair_bytes <= 16) return {256, 7, 2};
+  return {128, 5, 1};
+}
+
+// A policy names a tuning at compile time; pass your own to merge_tuned to override it.
+template <class Key, class Value = void>
+struct default_merge_policy {
+  static constexpr merge_tuning tuning = merge_tuning_for(90, sizeof(Key), sizeof(Value));
+};
+template <class Key>
+struct default_merge_policy<Key, void> {
+  static constexpr merge_tuning tuning = merge_tuning_for(90, sizeof(Key), 0);
+};
+
+}  // namespace mergepath
