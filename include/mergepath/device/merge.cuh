@@ -2,6 +2,10 @@
 // merge every tile in shared memory. Two launches, no synchronization.
 #pragma once
 
+#include <atomic>
+#include <stdexcept>
+#include <string>
+
 #include "../context.hpp"
 #include "../error.hpp"
 #include "../functional.hpp"
@@ -11,6 +15,28 @@
 
 namespace mergepath {
 namespace device {
+
+// How many blocks of `kernel` fit on one multiprocessor of ctx's device, asked of the driver
+// once per kernel and device (the answer cannot change), after raising the kernel's dynamic
+// shared memory limit when it needs more than the default 48 KB.
+template <class Kernel>
+int resident_blocks_per_sm(const cuda_context& ctx, Kernel kernel, int block_threads, std::size_t shared_bytes) {
+  constexpr int max_devices = 64;
+  static std::atomic<int> cached[max_devices] = {};  // 0: not asked yet
+  int device = ctx.device();
+  if (device < max_devices)
+    if (int known = cached[device].load(std::memory_order_relaxed)) return known;
+  if (shared_bytes > 48 * 1024)
+    MERGEPATH_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                              static_cast<int>(shared_bytes)));
+  int per_sm = 0;
+  MERGEPATH_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, block_threads, shared_bytes));
+  if (per_sm < 1)
+    throw std::invalid_argument("mergepath: the tuning's tile does not fit on this GPU (" +
+                                std::to_string(shared_bytes) + " bytes of shared memory per block)");
+  if (device < max_devices) cached[device].store(per_sm, std::memory_order_relaxed);
+  return per_sm;
+}
 
 template <class Policy, class AKeys, class AVals, class BKeys, class BVals, class OutKeys, class OutVals,
           class Comp>
@@ -31,18 +57,10 @@ void launch_merge(cuda_context& ctx, AKeys a_keys, AVals a_vals, index_t a_count
 
   auto tile_kernel = kernel::merge_tile_kernel<Policy, AKeys, AVals, BKeys, BVals, OutKeys, OutVals, Comp>;
   constexpr std::size_t shared_bytes = kernel::merge_layout_of<Policy, AKeys, AVals>::bytes * tuning.stages;
-  if constexpr (shared_bytes > 48 * 1024)
-    MERGEPATH_CUDA_CHECK(cudaFuncSetAttribute(tile_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                              static_cast<int>(shared_bytes)));
+  int per_sm = resident_blocks_per_sm(ctx, tile_kernel, tuning.block_threads, shared_bytes);
   index_t blocks = num_tiles;
-  if constexpr (tuning.stages > 1) {
-    // Persistent: exactly as many blocks as fit on the GPU at once, each walking many tiles.
-    int per_sm = 0;
-    MERGEPATH_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, tile_kernel, tuning.block_threads,
-                                                                       shared_bytes));
-    blocks = detail::min_of<index_t>(num_tiles, static_cast<index_t>(detail::max_of(per_sm, 1)) *
-                                                    ctx.props().multiProcessorCount);
-  }
+  if constexpr (tuning.stages > 1)  // persistent: as many blocks as fit at once, each walking many tiles
+    blocks = detail::min_of<index_t>(num_tiles, static_cast<index_t>(per_sm) * ctx.props().multiProcessorCount);
   tile_kernel<<<static_cast<unsigned>(blocks), tuning.block_threads, shared_bytes, ctx.stream()>>>(
       a_keys, a_vals, b_keys, b_vals, total, partitions.data(), num_tiles, out_keys, out_vals, comp);
   MERGEPATH_CHECK_LAUNCH("merge_tile_kernel");

@@ -1,0 +1,235 @@
+// The merge suite: mergepath::merge / merge_pairs against cub::DeviceMerge, thrust::merge /
+// merge_by_key, a device-to-device copy of the same bytes (the floor: a merge reads A and B and
+// writes C once) and the textbook ladder; CPU rows against std::merge.
+#include "bench_merge.cuh"
+
+#include <mergepath/textbook.hpp>
+
+#include <cub/device/device_merge.cuh>
+#include <cuda/std/functional>
+#include <thrust/execution_policy.h>
+#include <thrust/merge.h>
+
+#if defined(_OPENMP)
+#include <omp.h>
+#endif
+
+#include <algorithm>
+#include <vector>
+
+namespace bench {
+namespace {
+
+template <class K>
+std::vector<K> to_host(const K* d, index_t count, cudaStream_t stream) {
+  std::vector<K> h(static_cast<std::size_t>(count));
+  if (count > 0)
+    MERGEPATH_CUDA_CHECK(cudaMemcpyAsync(h.data(), d, h.size() * sizeof(K), cudaMemcpyDeviceToHost, stream));
+  MERGEPATH_CUDA_CHECK(cudaStreamSynchronize(stream));
+  return h;
+}
+
+// Random sorted A and B in set 0 (sorted on the device), origin-id values, copies in the other
+// sets, and the reference merge (CUB), itself checked: sorted, and the same multiset as A + B.
+template <class K>
+void prepare(merge_case<K>& c, std::uint64_t seed) {
+  cudaStream_t stream = c.b.stream();
+  index_t n = c.n;
+  K* scratch = c.out_keys(0);  // 2n keys of room until the first row runs
+  generate_random_keys<K>(scratch, 2 * n, seed, stream);
+  sort_keys<K>(scratch, c.keys_in(0), n, stream);
+  sort_keys<K>(scratch + n, c.keys_in(0) + n, n, stream);
+  fill_origin_ids(c.values_in(0), 2 * n, stream);
+  for (int s = 1; s < c.sets; ++s)
+    MERGEPATH_CUDA_CHECK(cudaMemcpyAsync(c.in_base(s), c.in_base(0), c.set_bytes(), cudaMemcpyDeviceToDevice, stream));
+
+  std::size_t temp_bytes = 0;
+  MERGEPATH_CUDA_CHECK(cub::DeviceMerge::MergeKeys(nullptr, temp_bytes, c.a_keys(0), n, c.b_keys(0), n, c.ref(),
+                                                   ::cuda::std::less<>{}, stream));
+  device_buffer<unsigned char> temp(std::max<std::size_t>(temp_bytes, 1), "reference merge temp storage");
+  MERGEPATH_CUDA_CHECK(cub::DeviceMerge::MergeKeys(temp.data(), temp_bytes, c.a_keys(0), n, c.b_keys(0), n, c.ref(),
+                                                   ::cuda::std::less<>{}, stream));
+  MERGEPATH_CUDA_CHECK(cudaStreamSynchronize(stream));
+
+  check_result ref = check_keys<K>(c.ref(), nullptr, 2 * n, stream);
+  unsigned long long inputs_hash = multiset_hash<K>(c.keys_in(0), 2 * n, stream);
+  if (ref.unsorted || ref.hash != inputs_hash)
+    c.b.fail("MISMATCH: the reference merge (cub::DeviceMerge::MergeKeys, " + c.where() +
+             ") is wrong: " + std::to_string(ref.unsorted) + " positions out of order, multiset hash " +
+             (ref.hash == inputs_hash ? "equal" : "different"));
+  // At small sizes, also against std::merge on the host.
+  if (n <= (index_t{1} << 22)) {
+    std::vector<K> in = to_host(c.keys_in(0), 2 * n, stream);
+    std::vector<K> got = to_host(c.ref(), 2 * n, stream);
+    std::vector<K> want(in.size());
+    std::merge(in.begin(), in.begin() + n, in.begin() + n, in.end(), want.begin());
+    if (got != want) c.b.fail("MISMATCH: the reference merge (CUB, " + c.where() + ") differs from std::merge");
+  }
+}
+
+// std::merge against mergepath::merge on host_context(t), for t = 1, 2 and all threads.
+template <class K>
+void run_cpu_rows(bench_context& b, const std::vector<K>& in, index_t n) {
+  const char* type = key_type_name<K>();
+  b.begin_cpu_group(std::string("CPU merge, ") + type + " keys, n = " + log2_label(n) + " per input");
+  int reps = b.opts.quick ? 3 : 5;
+  std::vector<K> want(in.size()), got(in.size());
+  auto a = in.begin(), mid = in.begin() + n, end = in.end();
+  double bytes = 2.0 * static_cast<double>(in.size() * sizeof(K));
+
+  result_row base;
+  base.backend = "cpu";
+  base.key_type = type;
+  base.n = n;
+  base.check = "ok";
+
+  timing std_t = measure_host(1, reps, [&] { std::merge(a, mid, mid, end, want.begin()); });
+  result_row r = base;
+  r.algorithm = "std::merge";
+  r.threads = 1;
+  fill_rates(r, std_t, 2.0 * static_cast<double>(n), bytes);
+  r.ratio_std = 1.0;
+  b.add_row(r);
+
+  int max_threads = 1;
+#if defined(_OPENMP)
+  max_threads = std::max(1, omp_get_max_threads());
+#endif
+  std::vector<int> thread_counts{1, 2, max_threads};
+  std::sort(thread_counts.begin(), thread_counts.end());
+  thread_counts.erase(std::unique(thread_counts.begin(), thread_counts.end()), thread_counts.end());
+  for (int t : thread_counts) {
+    mergepath::host_context ctx(t);
+    const K* pa = in.data();
+    const K* pb = in.data() + n;
+    std::fill(got.begin(), got.end(), K{});
+    mergepath::merge(ctx, pa, n, pb, n, got.data());
+    r = base;
+    r.algorithm = "mergepath::merge (host_context)";
+    r.threads = t;
+    if (got != want) {
+      r.check = "MISMATCH";
+      b.fail("MISMATCH: mergepath::merge on host_context(" + std::to_string(t) + ") (" + type +
+             ", n = " + log2_label(n) + ") differs from std::merge");
+    }
+    timing tm = measure_host(1, reps, [&] { mergepath::merge(ctx, pa, n, pb, n, got.data()); });
+    fill_rates(r, tm, 2.0 * static_cast<double>(n), bytes);
+    r.ratio_std = std_t.median_ms / tm.median_ms;
+    b.add_row(r);
+  }
+}
+
+template <class K>
+void run_size(bench_context& b, int log2) {
+  index_t n = index_t{1} << log2;
+  const char* type = key_type_name<K>();
+  std::string where = std::string(type) + ", n = " + log2_label(n);
+  std::size_t keys_bytes = static_cast<std::size_t>(2 * n) * sizeof(K);
+  std::size_t set_bytes = keys_bytes + static_cast<std::size_t>(2 * n) * sizeof(std::int32_t);
+
+  // Memory: the sets, the reference, the input sort's scratch, the check bitmap, and slack for
+  // the algorithms' temporaries.
+  auto needed = [&](int sets) {
+    return static_cast<std::size_t>(sets) * 2 * set_bytes + keys_bytes + keys_bytes / 2 + keys_bytes / 16 +
+           (std::size_t{768} << 20);
+  };
+  int wanted = b.rotation_sets(2 * keys_bytes);  // a keys run touches its inputs and outputs
+  int sets = wanted;
+  std::size_t free = b.free_bytes();
+  while (sets > 1 && needed(sets) > free) --sets;
+  if (needed(sets) > free) {
+    b.note("skipping merge at " + where + ": needs " + std::to_string(needed(1) >> 20) + " MiB, " +
+           std::to_string(free >> 20) + " MiB free");
+    return;
+  }
+  if (sets < wanted)
+    b.note("merge at " + where + ": only " + std::to_string(sets) + " of " + std::to_string(wanted) +
+           " input sets fit in memory; small sizes may partly time the L2");
+
+  merge_case<K> c(b, n, sets);
+  prepare(c, 0x6d65726765ull ^ (static_cast<std::uint64_t>(log2) << 8) ^ sizeof(K));
+
+  cudaStream_t stream = b.stream();
+  mergepath::cuda_context& ctx = b.ctx;
+  using kind = typename merge_case<K>::row_kind;
+
+  // CUB's temporary storage: sized and allocated once per size, outside the timed region.
+  std::size_t cub_keys_temp = 0, cub_pairs_temp = 0;
+  MERGEPATH_CUDA_CHECK(cub::DeviceMerge::MergeKeys(nullptr, cub_keys_temp, c.a_keys(0), n, c.b_keys(0), n,
+                                                   c.out_keys(0), ::cuda::std::less<>{}, stream));
+  MERGEPATH_CUDA_CHECK(cub::DeviceMerge::MergePairs(nullptr, cub_pairs_temp, c.a_keys(0), c.a_values(0), n,
+                                                    c.b_keys(0), c.b_values(0), n, c.out_keys(0), c.out_values(0),
+                                                    ::cuda::std::less<>{}, stream));
+  device_buffer<unsigned char> cub_temp(std::max<std::size_t>({cub_keys_temp, cub_pairs_temp, 1}), "CUB temp storage");
+
+  b.begin_gpu_group(where + " per input (output " + std::to_string(2 * n) + " keys), " + std::to_string(sets) +
+                    " rotating input set" + (sets > 1 ? "s" : "") + ", " + std::to_string(b.reps_for(n)) + " reps");
+
+  // Keys only.
+  c.copy_keys_ms = c.keys_row("copy", kind::baseline, [&](int s) {
+    MERGEPATH_CUDA_CHECK(cudaMemcpyAsync(c.out_keys(s), c.keys_in(s), keys_bytes, cudaMemcpyDeviceToDevice, stream));
+  });
+  c.cub_keys_ms = c.keys_row("cub::DeviceMerge::MergeKeys", kind::reference, [&](int s) {
+    std::size_t bytes = cub_keys_temp;
+    MERGEPATH_CUDA_CHECK(cub::DeviceMerge::MergeKeys(cub_temp.data(), bytes, c.a_keys(s), n, c.b_keys(s), n,
+                                                     c.out_keys(s), ::cuda::std::less<>{}, stream));
+  });
+  c.keys_row(
+      "mergepath::merge", kind::ours,
+      [&](int s) { mergepath::merge(ctx, c.a_keys(s), n, c.b_keys(s), n, c.out_keys(s)); },
+      mergepath::default_merge_policy<K>::tuning);
+  c.keys_row("thrust::merge", kind::third_party, [&](int s) {
+    thrust::merge(thrust::cuda::par_nosync(b.allocator).on(stream), c.a_keys(s), c.a_keys(s) + n, c.b_keys(s),
+                  c.b_keys(s) + n, c.out_keys(s));
+  });
+  c.keys_row("mergepath::textbook::merge_basic", kind::ours, [&](int s) {
+    mergepath::textbook::merge_basic(ctx, c.a_keys(s), n, c.b_keys(s), n, c.out_keys(s));
+  });
+  c.keys_row("mergepath::textbook::merge_tiled", kind::ours, [&](int s) {
+    mergepath::textbook::merge_tiled(ctx, c.a_keys(s), n, c.b_keys(s), n, c.out_keys(s));
+  });
+  c.keys_row("mergepath::textbook::merge_circular", kind::ours, [&](int s) {
+    mergepath::textbook::merge_circular(ctx, c.a_keys(s), n, c.b_keys(s), n, c.out_keys(s));
+  });
+  if (b.opts.tunings) merge_tuning_rows(c);
+
+  // Pairs: int32 values.
+  c.copy_pairs_ms = c.pairs_row("copy (keys+values)", kind::baseline, [&](int s) {
+    MERGEPATH_CUDA_CHECK(cudaMemcpyAsync(c.out_base(s), c.in_base(s), set_bytes, cudaMemcpyDeviceToDevice, stream));
+  });
+  c.cub_pairs_ms = c.pairs_row("cub::DeviceMerge::MergePairs", kind::reference, [&](int s) {
+    std::size_t bytes = cub_pairs_temp;
+    MERGEPATH_CUDA_CHECK(cub::DeviceMerge::MergePairs(cub_temp.data(), bytes, c.a_keys(s), c.a_values(s), n,
+                                                      c.b_keys(s), c.b_values(s), n, c.out_keys(s), c.out_values(s),
+                                                      ::cuda::std::less<>{}, stream));
+  });
+  c.pairs_row(
+      "mergepath::merge_pairs", kind::ours,
+      [&](int s) {
+        mergepath::merge_pairs(ctx, c.a_keys(s), c.a_values(s), n, c.b_keys(s), c.b_values(s), n, c.out_keys(s),
+                               c.out_values(s));
+      },
+      mergepath::default_merge_policy<K, std::int32_t>::tuning);
+  c.pairs_row("thrust::merge_by_key", kind::third_party, [&](int s) {
+    thrust::merge_by_key(thrust::cuda::par_nosync(b.allocator).on(stream), c.a_keys(s), c.a_keys(s) + n,
+                         c.b_keys(s), c.b_keys(s) + n, c.a_values(s), c.b_values(s), c.out_keys(s), c.out_values(s));
+  });
+  if (b.opts.tunings) merge_pairs_tuning_rows(c);
+
+  if (b.wants_cpu_rows(type, n)) {
+    std::vector<K> in = to_host(c.keys_in(0), 2 * n, stream);
+    run_cpu_rows<K>(b, in, n);
+  }
+}
+
+}  // namespace
+
+void run_merge_bench(bench_context& b) {
+  for (int log2 : b.opts.log2_sizes) {
+    std::string size = ", n = 2^" + std::to_string(log2) + ")";
+    if (b.wants_key_type("int32")) b.guarded("merge (int32" + size, [&] { run_size<std::int32_t>(b, log2); });
+    if (b.wants_key_type("int64")) b.guarded("merge (int64" + size, [&] { run_size<std::int64_t>(b, log2); });
+  }
+}
+
+}  // namespace bench

@@ -1,0 +1,78 @@
+// Tuning variants of mergepath::merge (--tunings): the same merge at other tile shapes, so one run
+// compares them. A translation unit of its own: every shape is a kernel instantiation, and this
+// file compiles in parallel with bench_merge.cu.
+#include "bench_merge.cuh"
+
+#include <tuple>
+
+namespace bench {
+namespace {
+
+template <int BlockThreads, int ItemsPerThread, int Stages>
+struct policy {
+  static constexpr mergepath::merge_tuning tuning{BlockThreads, ItemsPerThread, Stages};
+};
+
+// Shapes per key (or key + value) size; the library's default for the size is among them.
+using keys4_policies = std::tuple<policy<128, 15, 1>, policy<256, 15, 1>, policy<256, 15, 2>, policy<512, 15, 1>,
+                                  policy<256, 23, 2>, policy<128, 11, 2>, policy<256, 11, 1>>;
+using keys8_policies = std::tuple<policy<256, 11, 2>, policy<256, 7, 2>, policy<128, 11, 1>, policy<256, 11, 1>>;
+using pairs4_4_policies = std::tuple<policy<256, 11, 2>, policy<256, 15, 2>, policy<128, 11, 1>, policy<256, 7, 2>>;
+
+template <class K, class Policy>
+void keys_row(merge_case<K>& c) {
+  using kind = typename merge_case<K>::row_kind;
+  constexpr mergepath::merge_tuning t = Policy::tuning;
+  index_t n = c.n;
+  c.keys_row(
+      "mergepath::merge_tuned " + tuning_label(t), kind::ours,
+      [&](int s) { mergepath::merge_tuned<Policy>(c.b.ctx, c.a_keys(s), n, c.b_keys(s), n, c.out_keys(s)); }, t);
+}
+
+template <class K, class Policy>
+void pairs_row(merge_case<K>& c) {
+  using kind = typename merge_case<K>::row_kind;
+  constexpr mergepath::merge_tuning t = Policy::tuning;
+  index_t n = c.n;
+  c.pairs_row(
+      "mergepath::merge_pairs_tuned " + tuning_label(t), kind::ours,
+      [&](int s) {
+        mergepath::merge_pairs_tuned<Policy>(c.b.ctx, c.a_keys(s), c.a_values(s), n, c.b_keys(s), c.b_values(s), n,
+                                             c.out_keys(s), c.out_values(s));
+      },
+      t);
+}
+
+template <class K, class... Policies>
+void keys_rows(merge_case<K>& c, std::tuple<Policies...>*) {
+  (keys_row<K, Policies>(c), ...);
+}
+template <class K, class... Policies>
+void pairs_rows(merge_case<K>& c, std::tuple<Policies...>*) {
+  (pairs_row<K, Policies>(c), ...);
+}
+
+}  // namespace
+
+template <class K>
+void merge_tuning_rows(merge_case<K>& c) {
+  if constexpr (sizeof(K) == 4)
+    keys_rows(c, static_cast<keys4_policies*>(nullptr));
+  else
+    keys_rows(c, static_cast<keys8_policies*>(nullptr));
+}
+
+template <class K>
+void merge_pairs_tuning_rows(merge_case<K>& c) {
+  if constexpr (sizeof(K) == 4)
+    pairs_rows(c, static_cast<pairs4_4_policies*>(nullptr));
+  else
+    (void)c;  // 8-byte keys with int32 values: no variants yet (the default row covers them)
+}
+
+template void merge_tuning_rows<std::int32_t>(merge_case<std::int32_t>&);
+template void merge_tuning_rows<std::int64_t>(merge_case<std::int64_t>&);
+template void merge_pairs_tuning_rows<std::int32_t>(merge_case<std::int32_t>&);
+template void merge_pairs_tuning_rows<std::int64_t>(merge_case<std::int64_t>&);
+
+}  // namespace bench

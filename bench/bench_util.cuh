@@ -1,0 +1,425 @@
+// Shared pieces of mergepath-bench: options, the bench context that collects result rows,
+// CUDA-event timing, device buffers, input generation and output verification.
+//
+// Each algorithm file (bench_merge.cu, later bench_sorted_search.cu, ...) defines one suite
+// function `void run_<name>_bench(bench_context&)`, declared at the bottom of this file and listed
+// in bench_main.cu's suite table.
+#pragma once
+
+#include <mergepath/context.hpp>
+#include <mergepath/error.hpp>
+#include <mergepath/tuning/merge.hpp>
+
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <limits>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace bench {
+
+using mergepath::index_t;
+
+constexpr double not_measured = std::numeric_limits<double>::quiet_NaN();
+
+// ---------------------------------------------------------------------------------------------
+// Options and device description.
+
+enum class cpu_rows { headline, all, none };
+
+struct options {
+  std::vector<int> log2_sizes{20, 22, 24, 26, 28};
+  std::vector<std::string> key_types{"int32", "int64"};
+  int reps = 20;
+  bool reps_given = false;  // without --reps the largest sizes use fewer
+  int warmup = 2;
+  bool tunings = false;
+  cpu_rows cpu = cpu_rows::headline;
+  bool quick = false;
+  std::string json_path;
+  std::string commit;
+  std::vector<std::string> only;  // suite names; empty = all
+  int device = 0;
+  std::string command_line;
+};
+
+struct device_info {
+  int device = 0;
+  std::string name;
+  int arch = 0;  // e.g. 90
+  int sm_count = 0;
+  long long l2_bytes = 0;
+  long long global_mem_bytes = 0;
+  double peak_gb_per_s = 0;  // from memory clock and bus width; 0 when unknown
+  int driver_version = 0;
+  int runtime_version = 0;
+  int host_threads = 1;
+};
+
+// "13.0" from 13000.
+inline std::string cuda_version_string(int v) {
+  return std::to_string(v / 1000) + "." + std::to_string((v % 1000) / 10);
+}
+
+// ---------------------------------------------------------------------------------------------
+// One row of results: a GPU row (backend "gpu") or a CPU row (backend "cpu").
+
+struct result_row {
+  std::string algorithm;
+  std::string key_type;
+  std::string value_type;  // empty: keys only
+  index_t n = 0;           // elements per input
+  std::string backend = "gpu";
+  int threads = 0;  // CPU rows
+  double ms_median = not_measured, ms_min = not_measured, ms_max = not_measured;
+  double gkeys_per_s = not_measured;  // output keys per second / 1e9
+  double gb_per_s = not_measured;     // (bytes read + bytes written) / s / 1e9
+  double pct_copy = not_measured;     // copy of the same bytes, time ratio, in percent
+  double ratio_cub = not_measured;    // CUB time / this time
+  double ratio_std = not_measured;    // CPU rows: std::merge time / this time
+  std::optional<mergepath::merge_tuning> tuning;
+  int reps = 0;
+  int input_sets = 1;
+  std::string check = "-";  // "ok", "MISMATCH", "unstable" (allowed for third-party code), "-"
+};
+
+inline std::string tuning_label(const mergepath::merge_tuning& t) {
+  return "{" + std::to_string(t.block_threads) + "," + std::to_string(t.items_per_thread) + "," +
+         std::to_string(t.stages) + "}";
+}
+
+inline std::string log2_label(index_t n) {
+  int l = 0;
+  while ((index_t{1} << l) < n) ++l;
+  if ((index_t{1} << l) == n) return "2^" + std::to_string(l);
+  return std::to_string(n);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Device memory owned by one object: cudaMalloc / cudaFree, never inside a timed region.
+
+template <class T>
+class device_buffer {
+ public:
+  device_buffer() = default;
+  explicit device_buffer(std::size_t count, const char* what = "buffer") : count_(count) {
+    if (count == 0) return;
+    cudaError_t e = cudaMalloc(reinterpret_cast<void**>(&data_), count * sizeof(T));
+    if (e != cudaSuccess) {
+      (void)cudaGetLastError();
+      data_ = nullptr;
+      throw std::runtime_error(std::string("cudaMalloc of ") + std::to_string(count * sizeof(T)) + " bytes for " +
+                               what + " failed: " + cudaGetErrorString(e));
+    }
+  }
+  device_buffer(const device_buffer&) = delete;
+  device_buffer& operator=(const device_buffer&) = delete;
+  device_buffer(device_buffer&& o) noexcept
+      : data_(std::exchange(o.data_, nullptr)), count_(std::exchange(o.count_, 0)) {}
+  device_buffer& operator=(device_buffer&& o) noexcept {
+    if (this != &o) {
+      reset();
+      data_ = std::exchange(o.data_, nullptr);
+      count_ = std::exchange(o.count_, 0);
+    }
+    return *this;
+  }
+  ~device_buffer() { reset(); }
+  void reset() noexcept {
+    if (data_) (void)cudaFree(data_);
+    data_ = nullptr;
+    count_ = 0;
+  }
+  T* data() const { return data_; }
+  std::size_t size() const { return count_; }
+  std::size_t bytes() const { return count_ * sizeof(T); }
+
+ private:
+  T* data_ = nullptr;
+  std::size_t count_ = 0;
+};
+
+// Thrust's temporary memory, stream-ordered from the device's default pool (which the bench sets
+// to keep freed blocks): the same kind of cached allocation mergepath's context makes.
+struct stream_allocator {
+  using value_type = char;
+  cudaStream_t stream = nullptr;
+  char* allocate(std::ptrdiff_t bytes) {
+    void* p = nullptr;
+    MERGEPATH_CUDA_CHECK(cudaMallocAsync(&p, static_cast<std::size_t>(bytes), stream));
+    return static_cast<char*>(p);
+  }
+  void deallocate(char* p, std::size_t) noexcept { (void)cudaFreeAsync(p, stream); }
+};
+
+// ---------------------------------------------------------------------------------------------
+// Timing.
+
+struct timing {
+  double median_ms = not_measured, min_ms = not_measured, max_ms = not_measured;
+  int reps = 0;
+};
+
+inline timing summarize(std::vector<double> ms) {
+  timing t;
+  if (ms.empty()) return t;
+  std::sort(ms.begin(), ms.end());
+  std::size_t m = ms.size();
+  t.median_ms = m % 2 ? ms[m / 2] : 0.5 * (ms[m / 2 - 1] + ms[m / 2]);
+  t.min_ms = ms.front();
+  t.max_ms = ms.back();
+  t.reps = static_cast<int>(m);
+  return t;
+}
+
+// CUDA events around each run on one stream. run(set) enqueues one run on input/output set `set`;
+// consecutive runs walk the sets round-robin so no run finds its data in L2.
+class event_timer {
+ public:
+  explicit event_timer(cudaStream_t stream) : stream_(stream) {}
+  event_timer(const event_timer&) = delete;
+  event_timer& operator=(const event_timer&) = delete;
+  ~event_timer() {
+    for (auto e : events_) (void)cudaEventDestroy(e);
+  }
+
+  template <class Run>
+  timing measure(int warmup, int reps, int sets, Run&& run) {
+    sets = std::max(sets, 1);
+    reps = std::max(reps, 1);
+    ensure_events(2 * static_cast<std::size_t>(reps));
+    int next = 0;
+    for (int i = 0; i < warmup; ++i) run(next++ % sets);
+    for (int r = 0; r < reps; ++r) {
+      MERGEPATH_CUDA_CHECK(cudaEventRecord(events_[2 * r], stream_));
+      run(next++ % sets);
+      MERGEPATH_CUDA_CHECK(cudaEventRecord(events_[2 * r + 1], stream_));
+    }
+    MERGEPATH_CUDA_CHECK(cudaStreamSynchronize(stream_));
+    std::vector<double> ms(static_cast<std::size_t>(reps));
+    for (int r = 0; r < reps; ++r) {
+      float f = 0;
+      MERGEPATH_CUDA_CHECK(cudaEventElapsedTime(&f, events_[2 * r], events_[2 * r + 1]));
+      ms[static_cast<std::size_t>(r)] = f;
+    }
+    return summarize(std::move(ms));
+  }
+
+ private:
+  void ensure_events(std::size_t count) {
+    while (events_.size() < count) {
+      cudaEvent_t e = nullptr;
+      MERGEPATH_CUDA_CHECK(cudaEventCreate(&e));
+      events_.push_back(e);
+    }
+  }
+  cudaStream_t stream_;
+  std::vector<cudaEvent_t> events_;
+};
+
+// Host timing with std::chrono: `warmup` untimed runs, then the median of `reps`.
+template <class Run>
+timing measure_host(int warmup, int reps, Run&& run) {
+  for (int i = 0; i < warmup; ++i) run();
+  std::vector<double> ms;
+  for (int r = 0; r < std::max(reps, 1); ++r) {
+    auto t0 = std::chrono::steady_clock::now();
+    run();
+    auto t1 = std::chrono::steady_clock::now();
+    ms.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
+  }
+  return summarize(std::move(ms));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Inputs and verification (bench_util.cu; instantiated for std::int32_t and std::int64_t keys).
+
+// keys[0, count) = uniform random keys over the whole range of K, from `seed` (no sorting).
+template <class K>
+void generate_random_keys(K* keys, index_t count, std::uint64_t seed, cudaStream_t stream);
+
+// out[0, count) = in[0, count) sorted ascending (cub::DeviceRadixSort; waits for the stream).
+template <class K>
+void sort_keys(const K* in, K* out, index_t count, cudaStream_t stream);
+
+// values[i] = i + 1 for i in [0, count): non-zero origin ids, so a pair merge can be checked.
+void fill_origin_ids(std::int32_t* values, index_t count, cudaStream_t stream);
+
+struct check_result {
+  unsigned long long bad = 0;        // positions that differ from the reference (or are not a permutation)
+  unsigned long long first_bad = ~0ull;
+  unsigned long long unsorted = 0;   // positions ordered before their predecessor
+  unsigned long long unstable = 0;   // pairs: equal keys whose origins are out of input order
+  unsigned long long hash = 0;       // order-independent hash of the keys (check_keys without ref)
+};
+
+// Order-independent hash of the multiset x[0, count) (waits for the stream).
+template <class K>
+unsigned long long multiset_hash(const K* x, index_t count, cudaStream_t stream);
+
+// Compares out[0, count) with ref (when ref is not null), counts unsorted positions, hashes out.
+// Waits for the stream.
+template <class K>
+check_result check_keys(const K* out, const K* ref, index_t count, cudaStream_t stream);
+
+// A pair merge of inputs in_keys = [A | B] (n each) with values = origin ids 1 .. 2n: keys equal
+// ref, every value names a distinct input element with the same key (a permutation), and
+// `unstable` counts equal neighbours whose ids decrease (a stable merge keeps them increasing).
+// Waits for the stream.
+template <class K>
+check_result check_pairs(const K* out_keys, const std::int32_t* out_values, const K* ref, const K* in_keys,
+                         index_t n, cudaStream_t stream);
+
+// ---------------------------------------------------------------------------------------------
+// The context every suite gets.
+
+// Ends the whole run (the GPU is in an unusable state); other errors end only their row.
+struct fatal_error : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+class bench_context {
+ public:
+  bench_context(const options& opts, mergepath::cuda_context& ctx, device_info info)
+      : opts(opts), ctx(ctx), info(std::move(info)), timer(ctx.stream()), allocator{ctx.stream()} {}
+
+  const options& opts;
+  mergepath::cuda_context& ctx;
+  device_info info;
+  event_timer timer;
+  stream_allocator allocator;  // thrust::cuda::par_nosync(allocator).on(stream())
+  std::vector<result_row> rows;
+  std::vector<std::string> notes;
+  std::vector<std::string> failures;
+
+  cudaStream_t stream() const { return ctx.stream(); }
+
+  // --reps, or at most 10 at 2^28 and beyond when --reps was not given (each run is long there).
+  int reps_for(index_t n) const {
+    if (!opts.reps_given && n >= (index_t{1} << 28)) return std::min(opts.reps, 10);
+    return opts.reps;
+  }
+  bool wants_key_type(const std::string& t) const {
+    return std::find(opts.key_types.begin(), opts.key_types.end(), t) != opts.key_types.end();
+  }
+  // CPU rows run for every size with --cpu, by default only at 2^26 with int32 keys.
+  bool wants_cpu_rows(const std::string& key_type, index_t n) const {
+    if (opts.cpu == cpu_rows::all) return true;
+    if (opts.cpu == cpu_rows::none) return false;
+    return key_type == "int32" && n == (index_t{1} << 26);
+  }
+  // Rotating sets of inputs and outputs so that a set's footprint times the count of sets covers
+  // 4x the L2: each timed run then reads its inputs from DRAM, as at the large sizes.
+  int rotation_sets(std::size_t bytes_per_set) const {
+    std::size_t l2 = static_cast<std::size_t>(std::max<long long>(info.l2_bytes, 64ll << 20));
+    std::size_t want = (4 * l2 + bytes_per_set - 1) / std::max<std::size_t>(bytes_per_set, 1);
+    return static_cast<int>(std::clamp<std::size_t>(want, 1, 64));
+  }
+  std::size_t free_bytes() const {
+    std::size_t free = 0, total = 0;
+    MERGEPATH_CUDA_CHECK(cudaMemGetInfo(&free, &total));
+    return free;
+  }
+
+  void note(const std::string& text) {
+    std::printf("note: %s\n", text.c_str());
+    std::fflush(stdout);
+    notes.push_back(text);
+  }
+  void fail(const std::string& text) {
+    std::printf("\n!!!!!!!! %s\n\n", text.c_str());
+    std::fflush(stdout);
+    std::fprintf(stderr, "mergepath-bench: %s\n", text.c_str());
+    failures.push_back(text);
+  }
+
+  // Calls f; on an exception prints a loud ERROR and goes on, unless the GPU is unusable now
+  // (a sticky error such as an illegal address): then it throws to stop the run.
+  template <class F>
+  void guarded(const std::string& what, F&& f) {
+    try {
+      f();
+    } catch (const fatal_error&) {
+      throw;
+    } catch (const std::exception& e) {
+      fail("ERROR in " + what + ": " + e.what());
+      (void)cudaGetLastError();
+      cudaError_t sticky = cudaStreamSynchronize(stream());
+      if (sticky == cudaSuccess) sticky = cudaDeviceSynchronize();
+      if (sticky != cudaSuccess)
+        throw fatal_error(std::string("the GPU is unusable after that error (") + cudaGetErrorString(sticky) +
+                                 "); stopping");
+    }
+  }
+
+  // A group of GPU rows (one key type and size): title, then the column titles.
+  void begin_gpu_group(const std::string& title) {
+    std::printf("\n--- %s\n", title.c_str());
+    std::printf("%-42s %-6s %-6s %10s %9s %8s %7s %7s  %s\n", "algorithm", "key", "n", "ms(med)", "Gkeys/s", "GB/s",
+                "%copy", "vs CUB", "check");
+    std::fflush(stdout);
+  }
+  void begin_cpu_group(const std::string& title) {
+    std::printf("\n--- %s\n", title.c_str());
+    std::printf("%-42s %-6s %-6s %7s %10s %9s %8s %10s  %s\n", "algorithm", "key", "n", "threads", "ms(med)",
+                "Gkeys/s", "GB/s", "vs std", "check");
+    std::fflush(stdout);
+  }
+
+  // Prints the row under the current group and keeps it for the JSON file.
+  void add_row(const result_row& r) {
+    std::string n = log2_label(r.n);
+    if (r.backend == "cpu") {
+      std::printf("%-42s %-6s %-6s %7d %10.3f %9.3f %8.1f %10s  %s\n", r.algorithm.c_str(), r.key_type.c_str(),
+                  n.c_str(), r.threads, r.ms_median, r.gkeys_per_s, r.gb_per_s, ratio(r.ratio_std).c_str(),
+                  r.check.c_str());
+    } else {
+      std::printf("%-42s %-6s %-6s %10.4f %9.2f %8.1f %7s %7s  %s\n", r.algorithm.c_str(), r.key_type.c_str(),
+                  n.c_str(), r.ms_median, r.gkeys_per_s, r.gb_per_s, percent(r.pct_copy).c_str(),
+                  ratio(r.ratio_cub).c_str(), r.check.c_str());
+    }
+    std::fflush(stdout);
+    rows.push_back(r);
+  }
+
+  static std::string percent(double v) {
+    if (std::isnan(v)) return "-";
+    char s[32];
+    std::snprintf(s, sizeof s, "%.0f%%", v);
+    return s;
+  }
+  static std::string ratio(double v) {
+    if (std::isnan(v)) return "-";
+    char s[32];
+    std::snprintf(s, sizeof s, "%.2fx", v);
+    return s;
+  }
+};
+
+// Figures of a row from its timing: `out_keys` keys written per run, `bytes` read + written.
+inline void fill_rates(result_row& r, const timing& t, double out_keys, double bytes) {
+  r.ms_median = t.median_ms;
+  r.ms_min = t.min_ms;
+  r.ms_max = t.max_ms;
+  r.reps = t.reps;
+  if (t.median_ms > 0) {
+    r.gkeys_per_s = out_keys / (t.median_ms * 1e-3) / 1e9;
+    r.gb_per_s = bytes / (t.median_ms * 1e-3) / 1e9;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Suites: one per algorithm file, listed in bench_main.cu.
+
+void run_merge_bench(bench_context& b);  // bench_merge.cu
+
+}  // namespace bench

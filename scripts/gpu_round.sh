@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# One device round: GPU tests, compute-sanitizer (memcheck + racecheck) on small sizes, the
+# benchmark and the demo. Binaries come prebuilt in .devbuild/ (scripts/stage_devbuild.sh), so
+# no device time goes to compiling. Usage: scripts/gpu_round.sh [tests] [sanitize] [bench] [probe] [demo]
+set -uo pipefail
+cd "$(dirname "$0")/.."
+bin=.devbuild
+out=${OUT:-/tmp/out}
+mkdir -p "$out"
+steps=${*:-tests sanitize bench demo}
+status=0
+run() {  # run NAME CMD...: logs to $out/NAME.log, remembers failures
+  local name=$1; shift
+  echo "== $name: $*"
+  local t0=$SECONDS
+  "$@" >"$out/$name.log" 2>&1
+  local rc=$?
+  tail -n 25 "$out/$name.log"
+  echo "== $name: rc=$rc, $((SECONDS - t0)) s"
+  [ $rc -eq 0 ] || status=1
+}
+
+nvidia-smi --query-gpu=name,memory.total,clocks.sm,clocks.mem,driver_version --format=csv
+for step in $steps; do
+  case $step in
+    tests)
+      run host-tests $bin/mergepath-host-tests --gtest_brief=1
+      run gpu-tests $bin/mergepath-gpu-tests --gtest_brief=1
+      run gpu-large-tests $bin/mergepath-gpu-large-tests --gtest_brief=1
+      run example-gpu $bin/mergepath-example-gpu ;;
+    sanitize)
+      export MERGEPATH_TEST_MAX_SIZE=20000  # the sweeps' small sizes: every tile-edge case, quick under the tools
+      run memcheck compute-sanitizer --tool memcheck --error-exitcode 9 --leak-check full $bin/mergepath-gpu-tests --gtest_brief=1
+      run racecheck compute-sanitizer --tool racecheck --error-exitcode 9 $bin/mergepath-gpu-tests --gtest_brief=1
+      unset MERGEPATH_TEST_MAX_SIZE ;;
+    bench)
+      run bench $bin/mergepath-bench --json "$out/bench.json" ${BENCH_ARGS:-} ;;
+    probe)
+      run probe ncu --clock-control none --metrics gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum \
+        -k regex:merge $bin/probe_merge $((1 << 26)) 1 ;;
+    demo)
+      run demo $bin/mergepath-demo ;;
+  esac
+done
+exit $status
