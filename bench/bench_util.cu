@@ -1,11 +1,10 @@
 // Input generation and output verification for mergepath-bench (see bench_util.cuh).
 // Kept in one translation unit so cub::DeviceRadixSort compiles once.
-#include "bench_util.cuh"
-
-#include <cub/device/device_radix_sort.cuh>
-
 #include <climits>
+#include <cub/device/device_radix_sort.cuh>
 #include <type_traits>
+
+#include "bench_util.cuh"
 
 namespace bench {
 namespace {
@@ -118,8 +117,8 @@ device_buffer<device_counters> new_counters(cudaStream_t stream) {
 template <class K>
 void generate_random_keys(K* keys, index_t count, std::uint64_t seed, cudaStream_t stream) {
   if (count == 0) return;
-  random_keys_kernel<<<grid_for(count), check_threads, 0, stream>>>(keys, count, seed);
-  MERGEPATH_CHECK_LAUNCH("random_keys_kernel");
+  mergepath::detail::launch("random_keys_kernel", random_keys_kernel<K>, grid_for(count), check_threads, 0, stream,
+                            keys, count, seed);
 }
 
 template <class K>
@@ -139,8 +138,8 @@ void sort_keys(const K* in, K* out, index_t count, cudaStream_t stream) {
 
 void fill_origin_ids(std::int32_t* values, index_t count, cudaStream_t stream) {
   if (count == 0) return;
-  origin_ids_kernel<<<grid_for(count), check_threads, 0, stream>>>(values, count);
-  MERGEPATH_CHECK_LAUNCH("origin_ids_kernel");
+  mergepath::detail::launch("origin_ids_kernel", origin_ids_kernel, grid_for(count), check_threads, 0, stream, values,
+                            count);
 }
 
 template <class K>
@@ -152,8 +151,8 @@ template <class K>
 check_result check_keys(const K* out, const K* ref, index_t count, cudaStream_t stream) {
   auto counters = new_counters(stream);
   if (count > 0) {
-    check_keys_kernel<<<grid_for(count), check_threads, 0, stream>>>(out, ref, count, counters.data());
-    MERGEPATH_CHECK_LAUNCH("check_keys_kernel");
+    mergepath::detail::launch("check_keys_kernel", check_keys_kernel<K>, grid_for(count), check_threads, 0, stream, out,
+                              ref, count, counters.data());
   }
   return read_counters(counters.data(), stream);
 }
@@ -165,19 +164,18 @@ check_result check_pairs(const K* out_keys, const std::int32_t* out_values, cons
   if (n > 0) {
     device_buffer<unsigned> seen(static_cast<std::size_t>((2 * n + 31) / 32), "check bitmap");
     MERGEPATH_CUDA_CHECK(cudaMemsetAsync(seen.data(), 0, seen.bytes(), stream));
-    check_pairs_kernel<<<grid_for(2 * n), check_threads, 0, stream>>>(out_keys, out_values, ref, in_keys, n,
-                                                                       seen.data(), counters.data());
-    MERGEPATH_CHECK_LAUNCH("check_pairs_kernel");
+    mergepath::detail::launch("check_pairs_kernel", check_pairs_kernel<K>, grid_for(2 * n), check_threads, 0, stream,
+                              out_keys, out_values, ref, in_keys, n, seen.data(), counters.data());
     return read_counters(counters.data(), stream);  // waits before `seen` is freed
   }
   return read_counters(counters.data(), stream);
 }
 
-#define BENCH_INSTANTIATE(K)                                                                                  \
-  template void generate_random_keys<K>(K*, index_t, std::uint64_t, cudaStream_t);                          \
-  template void sort_keys<K>(const K*, K*, index_t, cudaStream_t);                                           \
-  template unsigned long long multiset_hash<K>(const K*, index_t, cudaStream_t);                             \
-  template check_result check_keys<K>(const K*, const K*, index_t, cudaStream_t);                            \
+#define BENCH_INSTANTIATE(K)                                                       \
+  template void generate_random_keys<K>(K*, index_t, std::uint64_t, cudaStream_t); \
+  template void sort_keys<K>(const K*, K*, index_t, cudaStream_t);                 \
+  template unsigned long long multiset_hash<K>(const K*, index_t, cudaStream_t);   \
+  template check_result check_keys<K>(const K*, const K*, index_t, cudaStream_t);  \
   template check_result check_pairs<K>(const K*, const std::int32_t*, const K*, const K*, index_t, cudaStream_t);
 
 BENCH_INSTANTIATE(std::int32_t)

@@ -4,6 +4,8 @@
 #include <stdexcept>
 #include <string>
 #include <type_traits>
+#include <utility>
+#include <cstddef>
 
 #include "detail/config.hpp"
 
@@ -25,12 +27,25 @@ struct cuda_error : std::runtime_error {
 
 namespace detail {
 inline void throw_on_cuda_error(cudaError_t code, const char* call, const char* file, int line) {
-  if (code != cudaSuccess) throw cuda_error(code, call, file, line);
+  if (code != cudaSuccess) {
+    (void)cudaGetLastError();  // reported here: it must not resurface at the next launch check
+    throw cuda_error(code, call, file, line);
+  }
 }
-// A launch reports configuration errors at once and faults only later; the later ones surface
+
+// Launches kernel<<<grid, block, shared_bytes, stream>>>(args...) and reports a failed launch
+// as cuda_error naming the kernel. An earlier, unrelated error left in the runtime's "last
+// error" is not this launch's and is cleared first. Faults inside the kernel surface later,
 // through the next checked call on the stream (synchronize(), a value-returning algorithm).
-inline void check_launch(const char* kernel, const char* file, int line) {
-  throw_on_cuda_error(cudaGetLastError(), kernel, file, line);
+template <class... Params, class... Args>
+void launch(const char* kernel_name, void (*kernel)(Params...), dim3 grid, dim3 block, std::size_t shared_bytes,
+            cudaStream_t stream, Args&&... args) {
+  (void)cudaGetLastError();
+#if defined(__CUDACC__)
+  kernel<<<grid, block, shared_bytes, stream>>>(std::forward<Args>(args)...);
+#endif
+  cudaError_t code = cudaGetLastError();
+  if (code != cudaSuccess) throw cuda_error(code, (std::string("launch of ") + kernel_name).c_str(), __FILE__, __LINE__);
 }
 }  // namespace detail
 #endif
@@ -67,6 +82,4 @@ inline void require_range(const char* algorithm, const char* name, const It& fir
 #if MERGEPATH_HAS_CUDA
 // Wraps a CUDA runtime call; throws mergepath::cuda_error naming the call on failure.
 #define MERGEPATH_CUDA_CHECK(call) ::mergepath::detail::throw_on_cuda_error((call), #call, __FILE__, __LINE__)
-// Follows every kernel launch.
-#define MERGEPATH_CHECK_LAUNCH(kernel_name) ::mergepath::detail::check_launch("launch of " kernel_name, __FILE__, __LINE__)
 #endif

@@ -43,9 +43,8 @@ void launch_tiled(cuda_context& ctx, AIt a, index_t a_count, BIt b, index_t b_co
   if (shared_bytes > 48 * 1024)
     MERGEPATH_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                               static_cast<int>(shared_bytes)));
-  kernel<<<static_cast<unsigned>(blocks), shape::block_threads, shared_bytes, ctx.stream()>>>(
-      a, a_count, b, b_count, out, shape::section_items, comp);
-  MERGEPATH_CHECK_LAUNCH("textbook_merge_tiled_kernel");
+  detail::launch("textbook_merge_tiled_kernel", kernel, static_cast<unsigned>(blocks), shape::block_threads,
+                 shared_bytes, ctx.stream(), a, a_count, b, b_count, out, index_t{shape::section_items}, comp);
 }
 }  // namespace detail_
 
@@ -58,9 +57,9 @@ void merge_basic(cuda_context& ctx, AIt a, index_t a_count, BIt b, index_t b_cou
   using shape = ladder_shape;
   auto threads = detail::ceil_div<index_t>(total, shape::basic_items_per_thread);
   auto blocks = detail::ceil_div<index_t>(threads, shape::block_threads);
-  kernel::textbook_merge_basic_kernel<<<static_cast<unsigned>(blocks), shape::block_threads, 0, ctx.stream()>>>(
-      a, a_count, b, b_count, out, index_t{shape::basic_items_per_thread}, comp);
-  MERGEPATH_CHECK_LAUNCH("textbook_merge_basic_kernel");
+  detail::launch("textbook_merge_basic_kernel", kernel::textbook_merge_basic_kernel<AIt, BIt, OutIt, Comp>,
+                 static_cast<unsigned>(blocks), shape::block_threads, 0, ctx.stream(), a, a_count, b, b_count, out,
+                 index_t{shape::basic_items_per_thread}, comp);
 }
 
 // Step 2: tiles of A and B in shared memory, whole tiles reloaded each step.

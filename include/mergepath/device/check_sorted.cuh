@@ -34,8 +34,8 @@ index_t first_unsorted(cuda_context& ctx, It x, index_t count, Comp comp) {
   constexpr int threads = 256;
   int blocks = static_cast<int>(detail::min_of<index_t>(detail::ceil_div<index_t>(count, threads),
                                                         4 * ctx.props().multiProcessorCount * 8));
-  kernel::first_unsorted_kernel<<<blocks, threads, 0, ctx.stream()>>>(x, count, first.data(), comp);
-  MERGEPATH_CHECK_LAUNCH("first_unsorted_kernel");
+  detail::launch("first_unsorted_kernel", kernel::first_unsorted_kernel<It, Comp>, blocks, threads, 0, ctx.stream(),
+                 x, count, first.data(), comp);
   unsigned long long result = 0;
   MERGEPATH_CUDA_CHECK(
       cudaMemcpyAsync(&result, first.data(), sizeof(result), cudaMemcpyDeviceToHost, ctx.stream()));

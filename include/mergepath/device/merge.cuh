@@ -16,21 +16,21 @@
 namespace mergepath {
 namespace device {
 
-// How many blocks of `kernel` fit on one multiprocessor of ctx's device, asked of the driver
-// once per kernel and device (the answer cannot change), after raising the kernel's dynamic
-// shared memory limit when it needs more than the default 48 KB.
-template <class Kernel>
-int resident_blocks_per_sm(const cuda_context& ctx, Kernel kernel, int block_threads, std::size_t shared_bytes) {
+// How many blocks of Kernel fit on one multiprocessor of ctx's device, asked of the driver once
+// per kernel and device (the answer cannot change), after raising the kernel's dynamic shared
+// memory limit when it needs more than the default 48 KB.
+template <auto Kernel>
+int resident_blocks_per_sm(const cuda_context& ctx, int block_threads, std::size_t shared_bytes) {
   constexpr int max_devices = 64;
   static std::atomic<int> cached[max_devices] = {};  // 0: not asked yet
   int device = ctx.device();
   if (device < max_devices)
     if (int known = cached[device].load(std::memory_order_relaxed)) return known;
   if (shared_bytes > 48 * 1024)
-    MERGEPATH_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+    MERGEPATH_CUDA_CHECK(cudaFuncSetAttribute(Kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                               static_cast<int>(shared_bytes)));
   int per_sm = 0;
-  MERGEPATH_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, block_threads, shared_bytes));
+  MERGEPATH_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, Kernel, block_threads, shared_bytes));
   if (per_sm < 1)
     throw std::invalid_argument("mergepath: the tuning's tile does not fit on this GPU (" +
                                 std::to_string(shared_bytes) + " bytes of shared memory per block)");
@@ -51,19 +51,19 @@ void launch_merge(cuda_context& ctx, AKeys a_keys, AVals a_vals, index_t a_count
   auto partitions = ctx.allocate<index_t>(num_tiles + 1);
   constexpr int partition_threads = 128;
   auto partition_blocks = detail::ceil_div<index_t>(num_tiles + 1, partition_threads);
-  kernel::merge_partition_kernel<<<static_cast<unsigned>(partition_blocks), partition_threads, 0, ctx.stream()>>>(
-      a_keys, a_count, b_keys, b_count, tile_items, num_tiles + 1, partitions.data(), comp);
-  MERGEPATH_CHECK_LAUNCH("merge_partition_kernel");
+  detail::launch("merge_partition_kernel", kernel::merge_partition_kernel<AKeys, BKeys, Comp>,
+                 static_cast<unsigned>(partition_blocks), partition_threads, 0, ctx.stream(), a_keys, a_count, b_keys,
+                 b_count, tile_items, num_tiles + 1, partitions.data(), comp);
 
-  auto tile_kernel = kernel::merge_tile_kernel<Policy, AKeys, AVals, BKeys, BVals, OutKeys, OutVals, Comp>;
+  constexpr auto tile_kernel = kernel::merge_tile_kernel<Policy, AKeys, AVals, BKeys, BVals, OutKeys, OutVals, Comp>;
   constexpr std::size_t shared_bytes = kernel::merge_layout_of<Policy, AKeys, AVals>::bytes * tuning.stages;
-  int per_sm = resident_blocks_per_sm(ctx, tile_kernel, tuning.block_threads, shared_bytes);
+  int per_sm = resident_blocks_per_sm<tile_kernel>(ctx, tuning.block_threads, shared_bytes);
   index_t blocks = num_tiles;
   if constexpr (tuning.stages > 1)  // persistent: as many blocks as fit at once, each walking many tiles
     blocks = detail::min_of<index_t>(num_tiles, static_cast<index_t>(per_sm) * ctx.props().multiProcessorCount);
-  tile_kernel<<<static_cast<unsigned>(blocks), tuning.block_threads, shared_bytes, ctx.stream()>>>(
-      a_keys, a_vals, b_keys, b_vals, total, partitions.data(), num_tiles, out_keys, out_vals, comp);
-  MERGEPATH_CHECK_LAUNCH("merge_tile_kernel");
+  detail::launch("merge_tile_kernel", tile_kernel, static_cast<unsigned>(blocks), tuning.block_threads, shared_bytes,
+                 ctx.stream(), a_keys, a_vals, b_keys, b_vals, total, partitions.data(), num_tiles, out_keys, out_vals,
+                 comp);
 }
 
 }  // namespace device

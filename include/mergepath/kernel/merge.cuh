@@ -106,16 +106,17 @@ __global__ void __launch_bounds__(Policy::tuning.block_threads)
     if constexpr (has_values)
       block::load_two_ranges_to_shared<threads, items>(a_vals + t.a_begin, t.a_count, b_vals + t.b_begin,
                                                        t.b_count, stage_values(s));
-    block::commit_copies();
   };
 
   index_t tile = blockIdx.x;
   if (tile < num_tiles) issue_loads(tile, 0);
+  block::commit_copies();
   for (int s = 0; tile < num_tiles; tile += gridDim.x) {
     index_t next = tile + gridDim.x;
     if constexpr (stages == 2) {
       if (next < num_tiles) issue_loads(next, s ^ 1);
-      block::wait_for_copies<1>();  // this tile's group has landed; the next one may be in flight
+      block::commit_copies();       // one group per tile, empty after the last, so that
+      block::wait_for_copies<1>();  // waiting for all but the newest group means this tile landed
     } else {
       block::wait_for_copies<0>();
     }
@@ -150,6 +151,7 @@ MERGEPATH_UNROLL
       s ^= 1;
     } else if (next < num_tiles) {
       issue_loads(next, 0);
+      block::commit_copies();
     }
   }
 }

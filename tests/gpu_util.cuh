@@ -1,0 +1,105 @@
+// GPU test helpers: the fixture that skips without a GPU, a small owning device buffer, and the
+// checked runs of a GPU merge (poisoned output, guard elements, std::merge as the oracle).
+#pragma once
+
+#include <mergepath/mergepath.hpp>
+
+#include <cuda_runtime.h>
+#include <gtest/gtest.h>
+
+#include <cstddef>
+#include <vector>
+
+#include "test_util.hpp"
+
+namespace mergepath_test {
+
+// Every GPU test derives from this: without a usable GPU and driver it is skipped, not passed.
+class gpu_test : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!mergepath::cuda_available()) GTEST_SKIP() << "no GPU";
+  }
+};
+
+// cudaMalloc'ed memory for `count` elements. Every transfer has finished when a call returns:
+// the contexts' own streams are non-blocking, so they would not wait for a plain cudaMemcpy.
+template <class T>
+class device_vector {
+ public:
+  explicit device_vector(std::size_t count) : size_(count) {
+    if (count > 0) MERGEPATH_CUDA_CHECK(cudaMalloc(&data_, count * sizeof(T)));
+  }
+  explicit device_vector(const std::vector<T>& host) : device_vector(host.size()) { upload(host); }
+  device_vector(const device_vector&) = delete;
+  device_vector& operator=(const device_vector&) = delete;
+  ~device_vector() {
+    if (data_) (void)cudaFree(data_);
+  }
+
+  T* data() const { return data_; }
+  std::size_t size() const { return size_; }
+
+  // this[offset, offset + host.size()) = host
+  void upload(const std::vector<T>& host, std::size_t offset = 0) {
+    if (host.empty()) return;
+    MERGEPATH_CUDA_CHECK(cudaMemcpy(data_ + offset, host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice));
+    MERGEPATH_CUDA_CHECK(cudaDeviceSynchronize());
+  }
+  // Waits for all work on the device first.
+  std::vector<T> download() const {
+    MERGEPATH_CUDA_CHECK(cudaDeviceSynchronize());
+    std::vector<T> host(size_);
+    if (size_ > 0) MERGEPATH_CUDA_CHECK(cudaMemcpy(host.data(), data_, size_ * sizeof(T), cudaMemcpyDeviceToHost));
+    return host;
+  }
+  // Every byte 0xA5, as poison<T>() (test_util.hpp).
+  void fill_poison() {
+    if (size_ > 0) MERGEPATH_CUDA_CHECK(cudaMemset(data_, 0xA5, size_ * sizeof(T)));
+    MERGEPATH_CUDA_CHECK(cudaDeviceSynchronize());
+  }
+
+ private:
+  T* data_ = nullptr;
+  std::size_t size_ = 0;
+};
+
+// Runs `merge(ctx, a, a_count, b, b_count, out)` on device copies of in.a and in.b, into an
+// output poisoned beforehand and followed by guard elements, and checks that it equals
+// std::merge, every element was written and nothing after the end was.
+template <class Key, class Comp, class Merge>
+void check_gpu_merge(mergepath::cuda_context& ctx, const merge_input<Key>& in, Comp comp, Merge merge) {
+  std::vector<Key> expected = std_merge(in.a, in.b, comp);
+  device_vector<Key> a(in.a), b(in.b), out(expected.size() + guard_items);
+  out.fill_poison();
+  merge(ctx, a.data(), static_cast<index_t>(in.a.size()), b.data(), static_cast<index_t>(in.b.size()), out.data());
+  ctx.synchronize();
+  std::vector<Key> got = out.download();
+  ASSERT_TRUE(ranges_equal(expected, got));
+  ASSERT_TRUE(untouched(got, expected.size(), got.size()));
+}
+
+// The same for `merge_pairs(ctx, a_keys, a_vals, a_count, b_keys, b_vals, b_count, out_keys,
+// out_vals)`, with values that record each element's origin: stability shows in them.
+template <class Key, class Value, class Comp, class MergePairs>
+void check_gpu_merge_pairs(mergepath::cuda_context& ctx, const merge_input<Key>& in, Comp comp,
+                           MergePairs merge_pairs) {
+  index_t a_count = static_cast<index_t>(in.a.size()), b_count = static_cast<index_t>(in.b.size());
+  std::vector<Value> a_vals = origins<Value>(a_count, 0), b_vals = origins<Value>(b_count, a_count);
+  auto expected = std_merge_pairs(in.a, a_vals, in.b, b_vals, comp);
+  std::size_t total = expected.first.size();
+  device_vector<Key> a(in.a), b(in.b), keys(total + guard_items);
+  device_vector<Value> av(a_vals), bv(b_vals), vals(total + guard_items);
+  keys.fill_poison();
+  vals.fill_poison();
+  merge_pairs(ctx, a.data(), av.data(), a_count, b.data(), bv.data(), b_count, keys.data(), vals.data());
+  ctx.synchronize();
+  std::vector<Key> got_keys = keys.download();
+  std::vector<Value> got_vals = vals.download();
+  ASSERT_TRUE(ranges_equal(expected.first, got_keys));
+  ASSERT_TRUE(ranges_equal(expected.second, got_vals));
+  ASSERT_TRUE(untouched(got_keys, total, got_keys.size()));
+  ASSERT_TRUE(untouched(got_vals, total, got_vals.size()));
+}
+
+}  // namespace mergepath_test

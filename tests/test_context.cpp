@@ -1,0 +1,61 @@
+// host_context, the no-CUDA build, and the merge tuning values.
+#include <mergepath/mergepath.hpp>
+#include <mergepath/tuning/merge.hpp>
+
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include "test_util.hpp"
+
+namespace mergepath_test {
+namespace {
+
+TEST(HostContext, DefaultsToAtLeastOneThread) {
+  mergepath::host_context ctx;
+  EXPECT_GE(ctx.num_threads(), 1);
+  EXPECT_FALSE(ctx.checked());
+  EXPECT_EQ(mergepath::host_context(5).num_threads(), 5);
+}
+
+TEST(HostContext, CheckedModeToggles) {
+  mergepath::host_context ctx(2);
+  ctx.set_checked(true);
+  EXPECT_TRUE(ctx.checked());
+  ctx.set_checked(false);
+  EXPECT_FALSE(ctx.checked());
+}
+
+TEST(HostContext, ThreadCountErrorNamesTheContext) {
+  try {
+    mergepath::host_context ctx(0);
+    FAIL() << "host_context(0) did not throw";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("host_context"), std::string::npos) << e.what();
+  }
+}
+
+// This file is compiled by the C++ compiler, never nvcc: the host backend stands on its own.
+TEST(HostOnlyBuild, HasNoCudaBackend) {
+  static_assert(MERGEPATH_HAS_CUDA == 0, "the host tests must be compiled without CUDA");
+  EXPECT_FALSE(mergepath::cuda_available());
+}
+
+TEST(MergeTuning, DefaultsAndPrinting) {
+  constexpr mergepath::merge_tuning t = mergepath::merge_tuning_for(90, 4, 0);
+  static_assert(t.tile_items() == t.block_threads * t.items_per_thread, "tile = threads x items");
+  EXPECT_EQ(t.stages == 1 || t.stages == 2, true);
+  std::ostringstream os;
+  os << t;
+  EXPECT_EQ(os.str(), "{block_threads " + std::to_string(t.block_threads) + ", items_per_thread " +
+                          std::to_string(t.items_per_thread) + ", stages " + std::to_string(t.stages) + "}");
+  // The default policy is the tuning for the key (and value) sizes.
+  EXPECT_EQ(mergepath::default_merge_policy<double>::tuning.tile_items(), merge_tile_items<double>());
+  EXPECT_EQ((mergepath::default_merge_policy<int, double>::tuning.tile_items()), (merge_tile_items<int, double>()));
+  // Larger elements never get larger tiles (shared memory per tile stays bounded).
+  EXPECT_GE(merge_tile_items<std::uint8_t>(), merge_tile_items<std::int64_t>());
+  EXPECT_GE(merge_tile_items<std::int64_t>(), (merge_tile_items<std::int64_t, std::int64_t>()));
+}
+
+}  // namespace
+}  // namespace mergepath_test

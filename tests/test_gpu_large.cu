@@ -1,0 +1,148 @@
+// Heavy GPU tests (CTest label `large`; CI leaves them out): more than 2^31 outputs, 2^29 int32
+// against std::merge, many tiles per block of the default persistent grid, and every size up
+// to a few tiles.
+#include <mergepath/mergepath.hpp>
+
+#include <cuda_runtime.h>
+#include <gtest/gtest.h>
+
+#include <array>
+#include <random>
+#include <vector>
+
+#include "gpu_util.cuh"
+
+namespace mergepath_test {
+namespace {
+
+class GpuMergeLarge : public gpu_test {};
+
+// How many of each byte value a sorted uint8 array holds: random run lengths summing to count,
+// about a fifth of the values absent.
+std::array<index_t, 256> random_run_lengths(index_t count, std::mt19937_64& rng) {
+  std::array<double, 256> weight{};
+  double sum = 0;
+  for (double& w : weight) {
+    w = rng() % 5 == 0 ? 0.0 : std::uniform_real_distribution<double>(0.1, 1.0)(rng);
+    sum += w;
+  }
+  std::array<index_t, 256> runs{};
+  index_t used = 0;
+  for (int v = 0; v < 256; ++v) {
+    runs[v] = static_cast<index_t>(static_cast<double>(count) * weight[v] / sum);
+    used += runs[v];
+  }
+  runs[128] += count - used;  // the rounding remainder
+  return runs;
+}
+
+// A sorted uint8 array on the device is its runs of equal bytes: one cudaMemset per value.
+void fill_runs(std::uint8_t* d, const std::array<index_t, 256>& runs) {
+  index_t at = 0;
+  for (int v = 0; v < 256; ++v) {
+    if (runs[v] > 0) MERGEPATH_CUDA_CHECK(cudaMemset(d + at, v, static_cast<std::size_t>(runs[v])));
+    at += runs[v];
+  }
+  MERGEPATH_CUDA_CHECK(cudaDeviceSynchronize());
+}
+
+// More than 2^31 outputs (1-byte keys keep it to 2.7 GB a copy): the output is sorted and holds
+// every value as often as the inputs together do.
+TEST_F(GpuMergeLarge, MoreThanTwoToThe31Outputs) {
+  const index_t a_count = (index_t{1} << 30) + 12345, b_count = (index_t{1} << 30) + (index_t{1} << 29) + 777;
+  const index_t total = a_count + b_count;
+  ASSERT_GT(total, index_t{1} << 31);
+  SCOPED_TRACE("MERGEPATH_TEST_SEED=" + std::to_string(base_seed()));
+  std::mt19937_64 rng(case_seed({12}));
+  std::array<index_t, 256> a_runs = random_run_lengths(a_count, rng), b_runs = random_run_lengths(b_count, rng);
+
+  device_vector<std::uint8_t> a(static_cast<std::size_t>(a_count)), b(static_cast<std::size_t>(b_count));
+  device_vector<std::uint8_t> out(static_cast<std::size_t>(total) + guard_items);
+  fill_runs(a.data(), a_runs);
+  fill_runs(b.data(), b_runs);
+  out.fill_poison();
+  mergepath::cuda_context ctx;
+  mergepath::merge(ctx, a.data(), a_count, b.data(), b_count, out.data());
+  ctx.synchronize();
+
+  std::vector<std::uint8_t> got = out.download();
+  std::array<index_t, 256> histogram{};
+  index_t first_unsorted = -1;
+  for (index_t i = 0; i < total; ++i) {
+    ++histogram[got[static_cast<std::size_t>(i)]];
+    if (i > 0 && first_unsorted < 0 && got[static_cast<std::size_t>(i)] < got[static_cast<std::size_t>(i - 1)])
+      first_unsorted = i;
+  }
+  EXPECT_EQ(first_unsorted, -1) << "output not sorted at this position";
+  for (int v = 0; v < 256; ++v) EXPECT_EQ(histogram[v], a_runs[v] + b_runs[v]) << "value " << v;
+  EXPECT_TRUE(untouched(got, static_cast<std::size_t>(total), got.size()));
+}
+
+// Sorted int32 with many ties, made without sorting (std::sort of 2^28 would take a while).
+std::vector<int> sorted_random_ints(index_t count, std::mt19937_64& rng) {
+  std::vector<int> v(static_cast<std::size_t>(count));
+  int x = 0;
+  for (int& e : v) {
+    x += static_cast<int>(rng() % 2);  // steps of 0 or 1: about two copies of each value
+    e = x;
+  }
+  return v;
+}
+
+TEST_F(GpuMergeLarge, TwoToThe28PlusTwoToThe28Int32) {
+  const index_t n = index_t{1} << 28;
+  SCOPED_TRACE("MERGEPATH_TEST_SEED=" + std::to_string(base_seed()));
+  std::mt19937_64 rng(case_seed({13}));
+  merge_input<int> in{sorted_random_ints(n, rng), sorted_random_ints(n, rng)};
+  mergepath::cuda_context ctx;
+  ASSERT_NO_FATAL_FAILURE(check_gpu_merge(ctx, in, mergepath::less<>{},
+                                          [](auto& ctx, auto a, index_t na, auto b, index_t nb, auto out) {
+                                            mergepath::merge(ctx, a, na, b, nb, out);
+                                          }));
+}
+
+// Enough tiles that every block of the default (two-stage, persistent) grid merges many, so the
+// prefetch of the next tile runs with the default tunings too; keys and pairs.
+TEST_F(GpuMergeLarge, ManyTilesPerBlock) {
+  mergepath::cuda_context ctx;
+  for (distribution d : {distribution::uniform, distribution::few_distinct, distribution::organ_pipe}) {
+    merge_case c{(index_t{1} << 24) + 12345, (index_t{1} << 24) - 777, d, case_seed({14, static_cast<int>(d)})};
+    SCOPED_TRACE(c.name());
+    merge_input<int> in = make_merge_input<int>(c, mergepath::less<>{});
+    ASSERT_NO_FATAL_FAILURE(check_gpu_merge(ctx, in, mergepath::less<>{},
+                                            [](auto& ctx, auto a, index_t na, auto b, index_t nb, auto out) {
+                                              mergepath::merge(ctx, a, na, b, nb, out);
+                                            }));
+    ASSERT_NO_FATAL_FAILURE((check_gpu_merge_pairs<int, int>(
+        ctx, in, mergepath::less<>{},
+        [](auto& ctx, auto ak, auto av, index_t na, auto bk, auto bv, index_t nb, auto ok, auto ov) {
+          mergepath::merge_pairs(ctx, ak, av, na, bk, bv, nb, ok, ov);
+        })));
+  }
+}
+
+// Every output size from 0 to a little over two tiles, each split at random between a and b.
+TEST_F(GpuMergeLarge, EverySizeUpToTwoTiles) {
+  mergepath::cuda_context ctx;
+  const index_t keys_tile = merge_tile_items<int>(), pairs_tile = merge_tile_items<int, int>();
+  for (index_t n = 0; n <= 2 * keys_tile + 2; ++n) {
+    std::mt19937_64 rng(case_seed({15, n}));
+    index_t a_count = std::uniform_int_distribution<index_t>(0, n)(rng);
+    merge_case c{a_count, n - a_count, distribution::few_distinct, case_seed({15, n, 1})};
+    SCOPED_TRACE(c.name());
+    merge_input<int> in = make_merge_input<int>(c, mergepath::less<>{});
+    ASSERT_NO_FATAL_FAILURE(check_gpu_merge(ctx, in, mergepath::less<>{},
+                                            [](auto& ctx, auto a, index_t na, auto b, index_t nb, auto out) {
+                                              mergepath::merge(ctx, a, na, b, nb, out);
+                                            }));
+    if (n <= 2 * pairs_tile + 2)
+      ASSERT_NO_FATAL_FAILURE((check_gpu_merge_pairs<int, int>(
+          ctx, in, mergepath::less<>{},
+          [](auto& ctx, auto ak, auto av, index_t na, auto bk, auto bv, index_t nb, auto ok, auto ov) {
+            mergepath::merge_pairs(ctx, ak, av, na, bk, bv, nb, ok, ov);
+          })));
+  }
+}
+
+}  // namespace
+}  // namespace mergepath_test

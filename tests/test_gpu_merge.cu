@@ -1,0 +1,259 @@
+// merge (keys) on a cuda_context: against std::merge over key types, comparators, sizes and
+// distributions; custom tunings; iterator inputs; argument errors; checked mode; unsorted input.
+#include <mergepath/mergepath.hpp>
+
+#include <thrust/iterator/counting_iterator.h>
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <random>
+#include <vector>
+
+#include "gpu_util.cuh"
+
+namespace mergepath_test {
+namespace {
+
+using key_cases = ::testing::Types<keys_case<std::int32_t, mergepath::less<>>, keys_case<std::int64_t, mergepath::greater<>>,
+                                   keys_case<std::uint32_t, mergepath::less<>>, keys_case<float, mergepath::less<>>,
+                                   keys_case<double, mergepath::greater<>>, keys_case<point, point_less>,
+                                   // ties on x with different y: keys-only stability shows in the output
+                                   keys_case<point, point_x_less>>;
+
+template <class Case>
+class GpuMerge : public gpu_test {};
+TYPED_TEST_SUITE(GpuMerge, key_cases);
+
+TYPED_TEST(GpuMerge, MatchesStdMerge) {
+  using Key = typename TypeParam::key;
+  using Comp = typename TypeParam::comp;
+  mergepath::cuda_context ctx;
+  for (const merge_case& c : merge_cases(merge_sizes(merge_tile_items<Key>()))) {
+    SCOPED_TRACE(c.name());
+    ASSERT_NO_FATAL_FAILURE(check_gpu_merge(ctx, make_merge_input<Key>(c, Comp{}), Comp{},
+                                            [](auto& ctx, auto a, index_t na, auto b, index_t nb, auto out) {
+                                              mergepath::merge(ctx, a, na, b, nb, out, Comp{});
+                                            }));
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Tuning is overridable, and both stage modes merge correctly.
+
+// One tile per block, loaded then merged.
+struct one_stage_policy {
+  static constexpr mergepath::merge_tuning tuning{128, 7, 1};
+};
+// Tiles so small that the suite's largest size (2^20 + 3: 8193 tiles) outnumbers the blocks of
+// the persistent grid (at most 32 resident per SM on sm_90, 132 SMs on an H100), so blocks merge
+// more than one tile and the prefetch of the next one runs; an even items_per_thread too.
+struct two_stage_policy {
+  static constexpr mergepath::merge_tuning tuning{32, 4, 2};
+};
+
+template <class Policy>
+class GpuMergeTuned : public gpu_test {};
+using policies = ::testing::Types<one_stage_policy, two_stage_policy>;
+TYPED_TEST_SUITE(GpuMergeTuned, policies);
+
+TYPED_TEST(GpuMergeTuned, Keys) {
+  mergepath::cuda_context ctx;
+  for (const merge_case& c : merge_cases(merge_sizes(TypeParam::tuning.tile_items()))) {
+    SCOPED_TRACE(c.name());
+    ASSERT_NO_FATAL_FAILURE(check_gpu_merge(ctx, make_merge_input<int>(c, mergepath::less<>{}), mergepath::less<>{},
+                                            [](auto& ctx, auto a, index_t na, auto b, index_t nb, auto out) {
+                                              mergepath::merge_tuned<TypeParam>(ctx, a, na, b, nb, out);
+                                            }));
+  }
+}
+
+TYPED_TEST(GpuMergeTuned, Pairs) {
+  mergepath::cuda_context ctx;
+  for (const merge_case& c : merge_cases(merge_sizes(TypeParam::tuning.tile_items()))) {
+    SCOPED_TRACE(c.name());
+    ASSERT_NO_FATAL_FAILURE((check_gpu_merge_pairs<int, int>(
+        ctx, make_merge_input<int>(c, mergepath::less<>{}), mergepath::less<>{},
+        [](auto& ctx, auto ak, auto av, index_t na, auto bk, auto bv, index_t nb, auto ok, auto ov) {
+          mergepath::merge_pairs_tuned<TypeParam>(ctx, ak, av, na, bk, bv, nb, ok, ov);
+        })));
+  }
+}
+
+// A tile that needs more than the default 48 KiB of shared memory (2 x 7936 int).
+struct big_tile_policy {
+  static constexpr mergepath::merge_tuning tuning{256, 31, 2};
+};
+
+class GpuMergePolicies : public gpu_test {};
+
+// Several tunings of one signature (same iterators and comparator) in one process, smallest
+// first: each launch must get its own occupancy and shared-memory limit.
+TEST_F(GpuMergePolicies, DifferentTuningsOfOneSignature) {
+  mergepath::cuda_context ctx;
+  merge_case c{5 * big_tile_policy::tuning.tile_items() + 3, 4 * big_tile_policy::tuning.tile_items() - 1,
+               distribution::few_distinct, case_seed({16})};
+  SCOPED_TRACE(c.name());
+  merge_input<int> in = make_merge_input<int>(c, mergepath::less<>{});
+  auto check = [&](auto run) { ASSERT_NO_FATAL_FAILURE(check_gpu_merge(ctx, in, mergepath::less<>{}, run)); };
+  check([](auto& ctx, auto a, index_t na, auto b, index_t nb, auto out) {
+    mergepath::merge_tuned<two_stage_policy>(ctx, a, na, b, nb, out);
+  });
+  check([](auto& ctx, auto a, index_t na, auto b, index_t nb, auto out) { mergepath::merge(ctx, a, na, b, nb, out); });
+  check([](auto& ctx, auto a, index_t na, auto b, index_t nb, auto out) {
+    mergepath::merge_tuned<big_tile_policy>(ctx, a, na, b, nb, out);
+  });
+  check([](auto& ctx, auto a, index_t na, auto b, index_t nb, auto out) {
+    mergepath::merge_tuned<one_stage_policy>(ctx, a, na, b, nb, out);
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Device iterators that are not pointers: a = 0, 1, 2, ... from a counting iterator, and the
+// pairs' values (their origins) from counting iterators too.
+
+class GpuMergeIterators : public gpu_test {};
+
+TEST_F(GpuMergeIterators, CountingIterators) {
+  mergepath::cuda_context ctx;
+  for (index_t n : merge_sizes(merge_tile_items<int>())) {
+    merge_case c{n / 3, n - n / 3, distribution::uniform, case_seed({n, 6})};
+    SCOPED_TRACE(c.name());
+    std::vector<int> a = origins<int>(c.a_count, 0);
+    std::vector<int> b(static_cast<std::size_t>(c.b_count));  // sorted, in a's range: many ties
+    std::mt19937_64 rng(c.seed);
+    for (int& x : b) x = std::uniform_int_distribution<int>(0, static_cast<int>(c.a_count))(rng);
+    std::sort(b.begin(), b.end());
+    std::vector<int> expected = std_merge(a, b, mergepath::less<>{});
+    device_vector<int> d_b(b), out(expected.size());
+    mergepath::merge(ctx, thrust::counting_iterator<int>(0), c.a_count, d_b.data(), c.b_count, out.data());
+    ASSERT_TRUE(ranges_equal(expected, out.download()));
+
+    // merge_pairs with values 0, 1, ... for a and a_count, ... for b: the origins, as iterators.
+    std::vector<int> a_vals = origins<int>(c.a_count, 0), b_vals = origins<int>(c.b_count, c.a_count);
+    auto expected_pairs = std_merge_pairs(a, a_vals, b, b_vals, mergepath::less<>{});
+    device_vector<int> keys(expected.size()), vals(expected.size());
+    mergepath::merge_pairs(ctx, thrust::counting_iterator<int>(0), thrust::counting_iterator<int>(0), c.a_count,
+                           d_b.data(), thrust::counting_iterator<int>(static_cast<int>(c.a_count)), c.b_count,
+                           keys.data(), vals.data());
+    ASSERT_TRUE(ranges_equal(expected_pairs.first, keys.download()));
+    ASSERT_TRUE(ranges_equal(expected_pairs.second, vals.download()));
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Bad arguments: std::invalid_argument before any work (the output stays poisoned).
+
+class GpuMergeArguments : public gpu_test {};
+
+TEST_F(GpuMergeArguments, BadArgumentsThrowBeforeWriting) {
+  mergepath::cuda_context ctx;
+  device_vector<int> a(std::vector<int>{1, 2, 3}), b(std::vector<int>{2, 4}), out(5), vals(5);
+  out.fill_poison();
+  vals.fill_poison();
+  int* null = nullptr;
+  expect_invalid_argument([&] { mergepath::merge(ctx, a.data(), -1, b.data(), 2, out.data()); }, "a count is negative");
+  expect_invalid_argument([&] { mergepath::merge(ctx, a.data(), 3, b.data(), -1, out.data()); }, "b count is negative");
+  expect_invalid_argument([&] { mergepath::merge(ctx, null, 3, b.data(), 2, out.data()); }, "a is a null pointer");
+  expect_invalid_argument([&] { mergepath::merge(ctx, a.data(), 3, null, 2, out.data()); }, "b is a null pointer");
+  expect_invalid_argument([&] { mergepath::merge(ctx, a.data(), 3, b.data(), 2, null); }, "out is a null pointer");
+  expect_invalid_argument(
+      [&] { mergepath::merge_tuned<one_stage_policy>(ctx, a.data(), 3, b.data(), -5, out.data()); },
+      "b count is negative");
+  expect_invalid_argument(
+      [&] { mergepath::merge_pairs(ctx, a.data(), a.data(), 3, b.data(), b.data(), -1, out.data(), vals.data()); },
+      "b_keys count is negative");
+  expect_invalid_argument(
+      [&] { mergepath::merge_pairs(ctx, a.data(), null, 3, b.data(), b.data(), 2, out.data(), vals.data()); },
+      "a_vals is a null pointer");
+  expect_invalid_argument(
+      [&] { mergepath::merge_pairs(ctx, a.data(), a.data(), 3, b.data(), b.data(), 2, null, vals.data()); },
+      "out_keys is a null pointer");
+  ctx.synchronize();
+  EXPECT_TRUE(untouched(out.download(), 0, 5));
+  EXPECT_TRUE(untouched(vals.download(), 0, 5));
+  // Null pointers with zero counts are fine.
+  EXPECT_NO_THROW(mergepath::merge(ctx, null, 0, null, 0, null));
+  EXPECT_NO_THROW(mergepath::merge_pairs(ctx, null, null, 0, null, null, 0, null, null));
+  ctx.synchronize();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Checked mode: unsorted input throws naming the first position, before anything is written.
+
+class GpuMergeChecked : public gpu_test {};
+
+// Sorted keys 0, 1, 2, ... with x[position] < x[position - 1].
+std::vector<int> sorted_except_at(index_t count, index_t position) {
+  std::vector<int> v = origins<int>(count, 0);
+  v[static_cast<std::size_t>(position)] = -1;
+  return v;
+}
+
+TEST_F(GpuMergeChecked, UnsortedInputThrowsNamingThePosition) {
+  mergepath::cuda_context ctx;
+  ctx.set_checked(true);
+  EXPECT_TRUE(ctx.checked());
+  for (index_t count : {index_t{10}, index_t{300000}}) {
+    SCOPED_TRACE(::testing::Message() << "count " << count);
+    std::vector<int> bad_a = sorted_except_at(count, 5), bad_b = sorted_except_at(count, 7);
+    if (count > 100000) bad_a[250000] = -2;  // a later offender, found by other threads: still a[5]
+    device_vector<int> sorted(origins<int>(count, 0)), a(bad_a), b(bad_b);
+    device_vector<int> out(static_cast<std::size_t>(2 * count)), vals(static_cast<std::size_t>(2 * count));
+    out.fill_poison();
+    vals.fill_poison();
+    expect_invalid_argument([&] { mergepath::merge(ctx, a.data(), count, sorted.data(), count, out.data()); },
+                            "a[5]");
+    expect_invalid_argument([&] { mergepath::merge(ctx, sorted.data(), count, b.data(), count, out.data()); },
+                            "b[7]");
+    expect_invalid_argument(
+        [&] {
+          mergepath::merge_pairs(ctx, sorted.data(), sorted.data(), count, b.data(), sorted.data(), count, out.data(),
+                                 vals.data());
+        },
+        "b[7]");
+    EXPECT_TRUE(untouched(out.download(), 0, out.size()));
+    EXPECT_TRUE(untouched(vals.download(), 0, vals.size()));
+  }
+}
+
+TEST_F(GpuMergeChecked, SortedInputPasses) {
+  mergepath::cuda_context ctx;
+  ctx.set_checked(true);
+  for (const merge_case& c : merge_cases({0, 1, 2, 1009, 65537})) {
+    SCOPED_TRACE(c.name());
+    ASSERT_NO_FATAL_FAILURE(check_gpu_merge(ctx, make_merge_input<int>(c, mergepath::greater<>{}),
+                                            mergepath::greater<>{},
+                                            [](auto& ctx, auto a, index_t na, auto b, index_t nb, auto out) {
+                                              mergepath::merge(ctx, a, na, b, nb, out, mergepath::greater<>{});
+                                            }));
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Unsorted input without checked mode: unspecified output, but no fault (compute-sanitizer runs
+// this suite, so the sizes stay at a few tiles).
+
+class GpuMergeUnsorted : public gpu_test {};
+
+TEST_F(GpuMergeUnsorted, DoesNotFault) {
+  mergepath::cuda_context ctx;
+  std::mt19937_64 rng(case_seed({7}));
+  SCOPED_TRACE("MERGEPATH_TEST_SEED=" + std::to_string(base_seed()));
+  index_t tile = merge_tile_items<int>();
+  for (index_t n : {index_t{1}, index_t{100}, tile + 1, 3 * tile + 5}) {
+    std::vector<int> a(static_cast<std::size_t>(n)), b(static_cast<std::size_t>(n / 2 + 1));
+    for (int& x : a) x = std::uniform_int_distribution<int>(0, 1000)(rng);
+    for (int& x : b) x = std::uniform_int_distribution<int>(0, 1000)(rng);
+    index_t na = n, nb = n / 2 + 1;
+    device_vector<int> da(a), db(b), out(a.size() + b.size()), vals(a.size() + b.size());
+    mergepath::merge(ctx, da.data(), na, db.data(), nb, out.data());
+    mergepath::merge_tuned<two_stage_policy>(ctx, da.data(), na, db.data(), nb, out.data());
+    mergepath::merge_tuned<one_stage_policy>(ctx, da.data(), na, db.data(), nb, out.data());
+    mergepath::merge_pairs(ctx, da.data(), da.data(), na, db.data(), db.data(), nb, out.data(), vals.data());
+    EXPECT_NO_THROW(ctx.synchronize()) << "n " << n;
+  }
+}
+
+}  // namespace
+}  // namespace mergepath_test

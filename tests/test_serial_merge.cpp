@@ -1,0 +1,155 @@
+// serial_merge, serial_merge_pairs and serial_merge_n (one thread's share) against std::merge.
+#include <mergepath/thread/merge_path.hpp>
+#include <mergepath/thread/serial_merge.hpp>
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <numeric>
+#include <random>
+#include <vector>
+
+#include "test_util.hpp"
+
+namespace mergepath_test {
+namespace {
+
+using mergepath::bounds;
+
+const std::vector<index_t> small_sizes{0, 1, 2, 3, 7, 16, 100, 1009};
+
+template <class Key, class Comp>
+void check_serial_merge(Comp comp) {
+  for (const merge_case& c : merge_cases(small_sizes)) {
+    SCOPED_TRACE(c.name());
+    merge_input<Key> in = make_merge_input<Key>(c, comp);
+    std::vector<Key> out(in.a.size() + in.b.size() + guard_items, poison<Key>());
+    mergepath::serial_merge(in.a.data(), c.a_count, in.b.data(), c.b_count, out.data(), comp);
+    ASSERT_TRUE(ranges_equal(std_merge(in.a, in.b, comp), out));
+    ASSERT_TRUE(untouched(out, out.size() - guard_items, out.size()));
+  }
+}
+
+TEST(SerialMerge, MatchesStdMerge) {
+  check_serial_merge<int>(mergepath::less<>{});
+  check_serial_merge<double>(mergepath::greater<>{});
+  check_serial_merge<point>(point_less{});
+}
+
+// Keys only, yet stability shows: point_x_less ties points of equal x, and y tells them apart.
+TEST(SerialMerge, IsStable) { check_serial_merge<point>(point_x_less{}); }
+
+TEST(SerialMerge, Pairs) {
+  for (const merge_case& c : merge_cases(small_sizes)) {
+    SCOPED_TRACE(c.name());
+    merge_input<int> in = make_merge_input<int>(c, mergepath::less<>{});
+    std::vector<long> a_vals = origins<long>(c.a_count, 0), b_vals = origins<long>(c.b_count, c.a_count);
+    index_t total = c.a_count + c.b_count;
+    std::vector<int> keys(static_cast<std::size_t>(total));
+    std::vector<long> vals(static_cast<std::size_t>(total));
+    mergepath::serial_merge_pairs(in.a.data(), a_vals.data(), c.a_count, in.b.data(), b_vals.data(), c.b_count,
+                                  keys.data(), vals.data(), mergepath::less<>{});
+    auto expected = std_merge_pairs(in.a, a_vals, in.b, b_vals, mergepath::less<>{});
+    ASSERT_TRUE(ranges_equal(expected.first, keys));
+    ASSERT_TRUE(ranges_equal(expected.second, vals));
+  }
+}
+
+// One tile of the GPU merge, run on the host: keys[0, a_count) and keys[a_count, count) are the
+// tile's runs; "thread" t starts at output ItemsPerThread * t by merge_path and makes
+// ItemsPerThread outputs with serial_merge_n, as block::merge_tile_in_shared does. Returns the
+// valid outputs' sources, concatenated. keys is bounds-checked: any read outside [0, count)
+// (outside [0, 1) for an empty tile) fails the test.
+template <int ItemsPerThread, bounds Bounds, class Comp>
+std::vector<int> merge_tile_on_host(const std::vector<int>& keys, int a_count, Comp comp) {
+  int count = static_cast<int>(keys.size());
+  std::vector<int> storage = keys;
+  if (storage.empty()) storage.push_back(0);  // keys[0] must be readable, even for an empty tile
+  bounds_checked<const int> view{storage.data(), 0, static_cast<index_t>(storage.size())};
+  std::vector<int> sources;
+  int threads = count / ItemsPerThread + 2;  // and some threads past the end, like a real block
+  for (int t = 0; t < threads; ++t) {
+    int diag = std::min(ItemsPerThread * t, count);
+    int a_begin = mergepath::merge_path<Bounds>(view, a_count, view + a_count, count - a_count, diag, comp);
+    int out[ItemsPerThread], source[ItemsPerThread];
+    mergepath::serial_merge_n<ItemsPerThread, Bounds>(view, a_begin, a_count, a_count + diag - a_begin, count, out,
+                                                      source, comp);
+    for (int k = 0; k < std::min(ItemsPerThread, count - diag); ++k) {
+      EXPECT_TRUE(0 <= source[k] && source[k] < count) << "thread " << t << " output " << k << " source " << source[k];
+      if (0 <= source[k] && source[k] < count) {
+        EXPECT_EQ(out[k], keys[static_cast<std::size_t>(source[k])]);
+      }
+      sources.push_back(source[k]);
+    }
+  }
+  return sources;
+}
+
+// The sources a tile merge must produce: positions 0..a_count-1 and a_count..count-1 merged by
+// their keys, ties to the a run (bounds::lower) or to the b run (bounds::upper).
+template <class Comp>
+std::vector<int> expected_tile_sources(const std::vector<int>& keys, int a_count, bounds which, Comp comp) {
+  std::vector<int> a(static_cast<std::size_t>(a_count)), b(keys.size() - a.size()), out(keys.size());
+  std::iota(a.begin(), a.end(), 0);
+  std::iota(b.begin(), b.end(), a_count);
+  auto by_key = [&](int l, int r) { return comp(keys[static_cast<std::size_t>(l)], keys[static_cast<std::size_t>(r)]); };
+  if (which == bounds::lower)
+    std::merge(a.begin(), a.end(), b.begin(), b.end(), out.begin(), by_key);
+  else
+    std::merge(b.begin(), b.end(), a.begin(), a.end(), out.begin(), by_key);
+  return out;
+}
+
+template <int ItemsPerThread, bounds Bounds>
+void check_serial_merge_n_tiles() {
+  SCOPED_TRACE(::testing::Message() << "ItemsPerThread " << ItemsPerThread << ", "
+                                    << (Bounds == bounds::lower ? "lower" : "upper"));
+  std::mt19937_64 rng(case_seed({ItemsPerThread, static_cast<int>(Bounds)}));
+  for (int trial = 0; trial < 300; ++trial) {
+    int count = std::uniform_int_distribution<int>(0, 4 * ItemsPerThread + 3)(rng);
+    int a_count = std::uniform_int_distribution<int>(0, count)(rng);
+    std::vector<int> keys(static_cast<std::size_t>(count));
+    for (int& k : keys) k = std::uniform_int_distribution<int>(0, 5)(rng);  // many ties
+    std::sort(keys.begin(), keys.begin() + a_count);
+    std::sort(keys.begin() + a_count, keys.end());
+    SCOPED_TRACE(::testing::Message() << "trial " << trial << ", a_count " << a_count << ", count " << count
+                                      << " (MERGEPATH_TEST_SEED=" << base_seed() << ")");
+    std::vector<int> sources = merge_tile_on_host<ItemsPerThread, Bounds>(keys, a_count, mergepath::less<>{});
+    ASSERT_EQ(sources, expected_tile_sources(keys, a_count, Bounds, mergepath::less<>{}));
+  }
+}
+
+TEST(SerialMergeN, TileOfThreadsMatchesStdMerge) {
+  check_serial_merge_n_tiles<1, bounds::lower>();
+  check_serial_merge_n_tiles<7, bounds::lower>();
+  check_serial_merge_n_tiles<15, bounds::lower>();
+  check_serial_merge_n_tiles<1, bounds::upper>();
+  check_serial_merge_n_tiles<7, bounds::upper>();
+  check_serial_merge_n_tiles<15, bounds::upper>();
+}
+
+// Unsorted runs: the outputs are unspecified, but every read stays inside the tile and every
+// valid output's source is a position of the tile (merge_tile_on_host checks both).
+template <int ItemsPerThread, bounds Bounds>
+void check_serial_merge_n_unsorted() {
+  std::mt19937_64 rng(case_seed({ItemsPerThread, static_cast<int>(Bounds), 1}));
+  for (int trial = 0; trial < 300; ++trial) {
+    int count = std::uniform_int_distribution<int>(0, 4 * ItemsPerThread + 3)(rng);
+    int a_count = std::uniform_int_distribution<int>(0, count)(rng);
+    std::vector<int> keys(static_cast<std::size_t>(count));
+    for (int& k : keys) k = std::uniform_int_distribution<int>(0, 1000)(rng);
+    SCOPED_TRACE(::testing::Message() << "trial " << trial << ", a_count " << a_count << ", count " << count
+                                      << " (MERGEPATH_TEST_SEED=" << base_seed() << ")");
+    merge_tile_on_host<ItemsPerThread, Bounds>(keys, a_count, mergepath::less<>{});
+    if (::testing::Test::HasFailure()) return;
+  }
+}
+
+TEST(SerialMergeN, UnsortedTileStaysInBounds) {
+  check_serial_merge_n_unsorted<1, bounds::lower>();
+  check_serial_merge_n_unsorted<7, bounds::lower>();
+  check_serial_merge_n_unsorted<15, bounds::upper>();
+}
+
+}  // namespace
+}  // namespace mergepath_test
