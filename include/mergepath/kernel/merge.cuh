@@ -99,22 +99,29 @@ __global__ void __launch_bounds__(Policy::tuning.block_threads)
     else
       return nullptr;
   };
-  auto issue_loads = [&](index_t tile, int s) {
-    merge_tile t = merge_tile_at(partitions, tile, tuning.tile_items(), total);
+  auto issue_loads = [&](const merge_tile& t, int s) {
     block::load_two_ranges_to_shared<threads, items>(a_keys + t.a_begin, t.a_count, b_keys + t.b_begin, t.b_count,
                                                      stage_keys(s));
     if constexpr (has_values)
       block::load_two_ranges_to_shared<threads, items>(a_vals + t.a_begin, t.a_count, b_vals + t.b_begin,
                                                        t.b_count, stage_values(s));
   };
+  auto tile_or_empty = [&](index_t tile) {
+    return tile < num_tiles ? merge_tile_at(partitions, tile, tuning.tile_items(), total) : merge_tile{0, 0, 0, 0, 0};
+  };
 
+  // The partitions of a tile are read one tile before its loads are issued, so the block never
+  // waits on that global read.
   index_t tile = blockIdx.x;
-  if (tile < num_tiles) issue_loads(tile, 0);
+  merge_tile current = tile_or_empty(tile);
+  merge_tile next = tile_or_empty(tile + gridDim.x);
+  if (tile < num_tiles) issue_loads(current, 0);
   block::commit_copies();
   for (int s = 0; tile < num_tiles; tile += gridDim.x) {
-    index_t next = tile + gridDim.x;
+    bool has_next = tile + gridDim.x < num_tiles;
+    merge_tile after_next = tile_or_empty(tile + 2 * static_cast<index_t>(gridDim.x));
     if constexpr (stages == 2) {
-      if (next < num_tiles) issue_loads(next, s ^ 1);
+      if (has_next) issue_loads(next, s ^ 1);
       block::commit_copies();       // one group per tile, empty after the last, so that
       block::wait_for_copies<1>();  // waiting for all but the newest group means this tile landed
     } else {
@@ -122,37 +129,38 @@ __global__ void __launch_bounds__(Policy::tuning.block_threads)
     }
     __syncthreads();
 
-    merge_tile t = merge_tile_at(partitions, tile, tuning.tile_items(), total);
-    int count = t.a_count + t.b_count;
+    int count = current.a_count + current.b_count;
     Key* keys = stage_keys(s);
     Key merged[items];
     int source[items];
-    block::merge_tile_in_shared<threads, items>(keys, t.a_count, t.b_count, merged, source, comp);
+    block::merge_tile_in_shared<threads, items>(keys, current.a_count, current.b_count, merged, source, comp);
     if constexpr (has_values) {
       auto* values = stage_values(s);
       value_of<AVals> merged_values[items];
-MERGEPATH_UNROLL
+      MERGEPATH_UNROLL
       for (int i = 0; i < items; ++i) merged_values[i] = values[detail::min_of(source[i], count - 1)];
       __syncthreads();
       block::store_blocked_to_shared(merged, keys);
       block::store_blocked_to_shared(merged_values, values);
       __syncthreads();
-      block::store_shared_to_global<threads, items>(keys, count, out_keys + t.out_begin);
-      block::store_shared_to_global<threads, items>(values, count, out_vals + t.out_begin);
+      block::store_shared_to_global<threads, items>(keys, count, out_keys + current.out_begin);
+      block::store_shared_to_global<threads, items>(values, count, out_vals + current.out_begin);
     } else {
       __syncthreads();
       block::store_blocked_to_shared(merged, keys);
       __syncthreads();
-      block::store_shared_to_global<threads, items>(keys, count, out_keys + t.out_begin);
+      block::store_shared_to_global<threads, items>(keys, count, out_keys + current.out_begin);
     }
     __syncthreads();  // the stage is free for the load two tiles ahead
 
     if constexpr (stages == 2) {
       s ^= 1;
-    } else if (next < num_tiles) {
+    } else if (has_next) {
       issue_loads(next, 0);
       block::commit_copies();
     }
+    current = next;
+    next = after_next;
   }
 }
 
