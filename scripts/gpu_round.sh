@@ -29,15 +29,23 @@ for step in $steps; do
       run gpu-large-tests $bin/mergepath-gpu-large-tests --gtest_brief=1
       run example-gpu $bin/mergepath-example-gpu ;;
     sanitize)
-      export MERGEPATH_TEST_MAX_SIZE=20000  # the sweeps' small sizes: every tile-edge case, quick under the tools
-      run memcheck compute-sanitizer --tool memcheck --error-exitcode 9 --leak-check full $bin/mergepath-gpu-tests --gtest_brief=1
-      run racecheck compute-sanitizer --tool racecheck --error-exitcode 9 $bin/mergepath-gpu-tests --gtest_brief=1
+      # The sweeps' small sizes cover every tile-edge case and stay quick under the tools. API
+      # errors are not reported: some tests make CUDA calls fail on purpose (an oversized cudaMalloc).
+      export MERGEPATH_TEST_MAX_SIZE=20000
+      run memcheck compute-sanitizer --target-processes all --tool memcheck --report-api-errors no --error-exitcode 9 --leak-check full \
+        stdbuf -oL $bin/mergepath-gpu-tests --gtest_brief=1
+      export MERGEPATH_TEST_MAX_SIZE=6000  # racecheck is an order of magnitude slower
+      run racecheck compute-sanitizer --target-processes all --tool racecheck --report-api-errors no --error-exitcode 9 \
+        stdbuf -oL $bin/mergepath-gpu-tests --gtest_brief=1
       unset MERGEPATH_TEST_MAX_SIZE ;;
     bench)
       run bench $bin/mergepath-bench --json "$out/bench.json" ${BENCH_ARGS:-} ;;
-    probe)
+    probe)  # kernel times and DRAM bytes of one merge and one merge_pairs of 2^26 + 2^26 int32
       run probe ncu --clock-control none --metrics gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum \
         -k regex:merge $bin/probe_merge $((1 << 26)) 1 ;;
+    stalls)  # where the keys tile kernel's warps wait
+      run stalls ncu --clock-control none --section SpeedOfLight --section WarpStateStats --section Occupancy \
+        --section MemoryWorkloadAnalysis -k regex:merge_tile -c 1 $bin/probe_merge $((1 << 26)) 1 ;;
     demo)
       run demo $bin/mergepath-demo ;;
   esac

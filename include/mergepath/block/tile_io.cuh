@@ -3,6 +3,7 @@
 
 #include <cuda_pipeline.h>
 
+#include <cstdint>
 #include <type_traits>
 
 #include "../detail/config.hpp"
@@ -55,9 +56,27 @@ MERGEPATH_UNROLL
 }
 
 // out[0, count) = shared[0, count), striped across threads so every warp store is coalesced.
+// Where `out` is 16-byte aligned, each thread moves 16 bytes at a time: a quarter of the load
+// and store instructions, which is what bounds this kernel's issue rate (`shared` is 16-byte
+// aligned by construction).
 template <int BlockThreads, int ItemsPerThread, class T, class OutIt>
 __device__ void store_shared_to_global(const T* shared, int count, OutIt out) {
-MERGEPATH_UNROLL
+  if constexpr (std::is_pointer_v<OutIt> && sizeof(T) < 16 && 16 % sizeof(T) == 0 && alignof(T) == sizeof(T)) {
+    if (reinterpret_cast<std::uintptr_t>(out) % 16 == 0) {
+      constexpr int per_vector = 16 / sizeof(T);
+      constexpr int max_vectors = (BlockThreads * ItemsPerThread + per_vector - 1) / per_vector;
+      int vectors = count / per_vector;
+      MERGEPATH_UNROLL
+      for (int i = 0; i < (max_vectors + BlockThreads - 1) / BlockThreads; ++i) {
+        int v = static_cast<int>(threadIdx.x) + i * BlockThreads;
+        if (v < vectors) reinterpret_cast<uint4*>(out)[v] = reinterpret_cast<const uint4*>(shared)[v];
+      }
+      for (int j = vectors * per_vector + static_cast<int>(threadIdx.x); j < count; j += BlockThreads)
+        out[j] = shared[j];
+      return;
+    }
+  }
+  MERGEPATH_UNROLL
   for (int i = 0; i < ItemsPerThread; ++i) {
     int j = static_cast<int>(threadIdx.x) + i * BlockThreads;
     if (j < count) out[j] = shared[j];
