@@ -58,13 +58,14 @@ TEST(SerialMerge, Pairs) {
 // One tile of the GPU merge, run on the host: keys[0, a_count) and keys[a_count, count) are the
 // tile's runs; "thread" t starts at output ItemsPerThread * t by merge_path and makes
 // ItemsPerThread outputs with serial_merge_n, as block::merge_tile_in_shared does. Returns the
-// valid outputs' sources, concatenated. keys is bounds-checked: any read outside [0, count)
-// (outside [0, 1) for an empty tile) fails the test.
+// valid outputs' sources, concatenated. keys is bounds-checked: serial_merge_n may read up to
+// ItemsPerThread + 1 slots past the tile (the padding the GPU tile buffers have); any read
+// outside that fails the test.
 template <int ItemsPerThread, bounds Bounds, class Comp>
 std::vector<int> merge_tile_on_host(const std::vector<int>& keys, int a_count, Comp comp) {
   int count = static_cast<int>(keys.size());
   std::vector<int> storage = keys;
-  if (storage.empty()) storage.push_back(0);  // keys[0] must be readable, even for an empty tile
+  storage.resize(keys.size() + ItemsPerThread + 1, -1);  // the tile buffer's padding
   bounds_checked<const int> view{storage.data(), 0, static_cast<index_t>(storage.size())};
   std::vector<int> sources;
   int threads = count / ItemsPerThread + 2;  // and some threads past the end, like a real block

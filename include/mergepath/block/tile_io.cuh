@@ -30,21 +30,68 @@ __device__ __forceinline__ void commit_copies() { __pipeline_commit(); }
 template <int PendingGroups>
 __device__ __forceinline__ void wait_for_copies() { __pipeline_wait_prior(PendingGroups); }
 
-// shared[0, a_count) = a[0, a_count) and shared[a_count, a_count + b_count) = b[0, b_count).
-// Thread t copies elements t, t + BlockThreads, ...: each warp touches consecutive addresses.
-// The copies may be asynchronous: commit, wait and __syncthreads() before reading.
-template <int BlockThreads, int ItemsPerThread, class T, class AIt, class BIt>
-__device__ void load_two_ranges_to_shared(AIt a, int a_count, BIt b, int b_count, T* shared) {
-  int count = a_count + b_count;
-MERGEPATH_UNROLL
-  for (int i = 0; i < ItemsPerThread; ++i) {
-    int j = static_cast<int>(threadIdx.x) + i * BlockThreads;
-    if (j < count) {
-      if (j < a_count)
-        copy_element_to_shared(shared + j, a + j);
-      else
-        copy_element_to_shared(shared + j, b + (j - a_count));
+// Where a tile's two runs sit in its shared-memory buffer (positions in elements).
+struct tile_layout {
+  int a_pos, a_count, b_pos, b_count;
+  __device__ int count() const { return a_count + b_count; }
+};
+
+// Elements per 16-byte copy of T read through It, or 1 where T cannot move that way.
+template <class T, class It>
+constexpr int vector_items = can_copy_async<T, It> && sizeof(T) < 16 ? static_cast<int>(16 / sizeof(T)) : 1;
+
+// Slots a tile buffer needs beyond its tile: the runs' alignment shifts (tile_layout_for) and
+// the serial merge's padding (serial_merge_n reads up to ItemsPerThread + 1 slots past the b run).
+template <int ItemsPerThread>
+constexpr int tile_padding = 3 * 4 + ItemsPerThread + 1;
+
+// Places the runs so that each one's shared address agrees with its global address modulo 16
+// bytes, which lets both move in 16-byte pieces (a plain a-then-b layout where that cannot help).
+template <class T, class AIt, class BIt>
+__device__ tile_layout tile_layout_for(AIt a, int a_count, BIt b, int b_count) {
+  constexpr int v = detail::min_of(vector_items<T, AIt>, vector_items<T, BIt>);
+  if constexpr (v > 1) {
+    int a_pos = static_cast<int>(reinterpret_cast<std::uintptr_t>(a) / sizeof(T) % v);
+    int b_pos = (a_pos + a_count + v - 1) / v * v + static_cast<int>(reinterpret_cast<std::uintptr_t>(b) / sizeof(T) % v);
+    return {a_pos, a_count, b_pos, b_count};
+  } else {
+    return {0, a_count, a_count, b_count};
+  }
+}
+
+// shared[pos, pos + count) = src[0, count), cooperatively and coalesced, count <= MaxCount.
+// Where src and shared + pos agree modulo 16 bytes, the middle moves in 16-byte pieces and only
+// the ragged ends element by element. The copies may be asynchronous: commit, wait and
+// __syncthreads() before reading.
+template <int BlockThreads, int MaxCount, class T, class It>
+__device__ void copy_run_to_shared(It src, int count, T* shared, int pos) {
+  int tid = static_cast<int>(threadIdx.x);
+  constexpr int v = vector_items<T, It>;
+  if constexpr (v > 1) {
+    const T* from = src;
+    if ((reinterpret_cast<std::uintptr_t>(from) - reinterpret_cast<std::uintptr_t>(shared + pos)) % 16 == 0) {
+      int first = (pos + v - 1) / v * v;    // the whole 16-byte pieces cover shared[first, last)
+      int last = (pos + count) / v * v;
+      if (first < last) {
+        int vectors = (last - first) / v;
+        constexpr int max_vectors = MaxCount / v + 1;
+        MERGEPATH_UNROLL
+        for (int i = 0; i < (max_vectors + BlockThreads - 1) / BlockThreads; ++i) {
+          int k = tid + i * BlockThreads;
+          if (k < vectors) __pipeline_memcpy_async(shared + first + k * v, from + (first - pos) + k * v, 16);
+        }
+        int head = first - pos, tail = pos + count - last;  // fewer than v elements each
+        if (tid < head) copy_element_to_shared(shared + pos + tid, from + tid);
+        if (tid >= head && tid < head + tail)
+          copy_element_to_shared(shared + last + (tid - head), from + (last - pos) + (tid - head));
+        return;
+      }
     }
+  }
+  MERGEPATH_UNROLL
+  for (int i = 0; i < (MaxCount + BlockThreads - 1) / BlockThreads; ++i) {
+    int j = tid + i * BlockThreads;
+    if (j < count) copy_element_to_shared(shared + pos + j, src + j);
   }
 }
 

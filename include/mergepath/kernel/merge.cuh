@@ -55,24 +55,26 @@ __device__ inline merge_tile merge_tile_at(const index_t* partitions, index_t ti
   return {a0, b0, diag0, static_cast<int>(a1 - a0), static_cast<int>((diag1 - a1) - b0)};
 }
 
-// Shared memory of one pipeline stage: the tile's keys, then (pairs) its values.
-template <class Key, class Value, int TileItems>
+// Shared memory of one pipeline stage: the tile's keys, then (pairs) its values, each with the
+// padding block::tile_padding asks for.
+template <class Key, class Value, int TileItems, int Slots>
 struct merge_stage_layout {
   static constexpr std::size_t align16(std::size_t n) { return (n + 15) / 16 * 16; }
-  static constexpr std::size_t keys_bytes = align16(sizeof(Key) * TileItems);
+  static constexpr std::size_t keys_bytes = align16(sizeof(Key) * Slots);
   static constexpr std::size_t value_size() {
     if constexpr (std::is_void_v<Value>)
       return 0;
     else
       return sizeof(Value);
   }
-  static constexpr std::size_t values_bytes = align16(value_size() * TileItems);
+  static constexpr std::size_t values_bytes = align16(value_size() * Slots);
   static constexpr std::size_t bytes = keys_bytes + values_bytes;
 };
 
 template <class Policy, class AKeys, class AVals>
 using merge_layout_of =
-    merge_stage_layout<value_of<AKeys>, value_of<AVals>, Policy::tuning.tile_items()>;
+    merge_stage_layout<value_of<AKeys>, value_of<AVals>, Policy::tuning.tile_items(),
+                       Policy::tuning.tile_items() + block::tile_padding<Policy::tuning.items_per_thread>>;
 
 // Merges tiles blockIdx.x, blockIdx.x + gridDim.x, ...; with two stages the next tile's loads are
 // in flight while this one is merged. Keys-only when AVals is no_values.
@@ -99,12 +101,18 @@ __global__ void __launch_bounds__(Policy::tuning.block_threads)
     else
       return nullptr;
   };
+  auto runs_of = [&](const merge_tile& t) {
+    return block::tile_layout_for<Key>(a_keys + t.a_begin, t.a_count, b_keys + t.b_begin, t.b_count);
+  };
   auto issue_loads = [&](const merge_tile& t, int s) {
-    block::load_two_ranges_to_shared<threads, items>(a_keys + t.a_begin, t.a_count, b_keys + t.b_begin, t.b_count,
-                                                     stage_keys(s));
-    if constexpr (has_values)
-      block::load_two_ranges_to_shared<threads, items>(a_vals + t.a_begin, t.a_count, b_vals + t.b_begin,
-                                                       t.b_count, stage_values(s));
+    block::tile_layout runs = runs_of(t);
+    constexpr int tile_items = tuning.tile_items();
+    block::copy_run_to_shared<threads, tile_items>(a_keys + t.a_begin, t.a_count, stage_keys(s), runs.a_pos);
+    block::copy_run_to_shared<threads, tile_items>(b_keys + t.b_begin, t.b_count, stage_keys(s), runs.b_pos);
+    if constexpr (has_values) {
+      block::copy_run_to_shared<threads, tile_items>(a_vals + t.a_begin, t.a_count, stage_values(s), runs.a_pos);
+      block::copy_run_to_shared<threads, tile_items>(b_vals + t.b_begin, t.b_count, stage_values(s), runs.b_pos);
+    }
   };
   auto tile_or_empty = [&](index_t tile) {
     return tile < num_tiles ? merge_tile_at(partitions, tile, tuning.tile_items(), total) : merge_tile{0, 0, 0, 0, 0};
@@ -129,16 +137,17 @@ __global__ void __launch_bounds__(Policy::tuning.block_threads)
     }
     __syncthreads();
 
-    int count = current.a_count + current.b_count;
+    block::tile_layout runs = runs_of(current);
+    int count = runs.count();
     Key* keys = stage_keys(s);
     Key merged[items];
     int source[items];
-    block::merge_tile_in_shared<threads, items>(keys, current.a_count, current.b_count, merged, source, comp);
+    block::merge_tile_in_shared<threads, items>(keys, runs, merged, source, comp);
     if constexpr (has_values) {
-      auto* values = stage_values(s);
+      auto* values = stage_values(s);  // laid out like the keys
       value_of<AVals> merged_values[items];
       MERGEPATH_UNROLL
-      for (int i = 0; i < items; ++i) merged_values[i] = values[detail::min_of(source[i], count - 1)];
+      for (int i = 0; i < items; ++i) merged_values[i] = values[source[i]];
       __syncthreads();
       block::store_blocked_to_shared(merged, keys);
       block::store_blocked_to_shared(merged_values, values);

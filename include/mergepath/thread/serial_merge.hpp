@@ -53,30 +53,29 @@ MERGEPATH_HD void serial_merge_pairs(AKeys a_keys, AVals a_vals, Index a_count, 
 }
 
 // Produces the next Count outputs of merging keys[a_begin, a_end) with keys[b_begin, b_end)
-// (two runs of one array, e.g. a tile in shared memory) into registers: out[k] is the key,
-// source[k] its position in `keys`. With bounds::lower ties take the a run first, with
-// bounds::upper the b run. Once both runs are exhausted the remaining outputs are
-// unspecified, and their source lies past the runs. Only keys[0, b_end) is read (keys[0]
-// must be readable), whatever the data: an unsorted tile never makes it read out of bounds.
+// (two runs of one array, e.g. a tile in shared memory, a_end <= b_begin) into registers:
+// out[k] is the key, source[k] its position in `keys`. With bounds::lower ties take the a run
+// first, with bounds::upper the b run. Once both runs are exhausted the remaining outputs are
+// unspecified and their source lies past a_end.
+// Reads: keys[a_begin, a_end + Count] and keys[b_begin, b_end], whatever the data (an unsorted
+// tile included), so a buffer with Count + 1 readable slots past b_end never reads out of
+// bounds. That padding is what lets the loop load the next key without clamping its index.
 template <int Count, bounds Bounds = bounds::lower, class It, class T, class Comp>
 MERGEPATH_HD void serial_merge_n(It keys, int a_begin, int a_end, int b_begin, int b_end, T (&out)[Count],
                                  int (&source)[Count], Comp comp) {
-  // Reads past a run's end are clamped into the array; their keys are never chosen.
-  auto load = [&](int i, int end) { return keys[detail::max_of(0, detail::min_of(i, end - 1))]; };
-  T a_key = load(a_begin, a_end);
-  T b_key = load(b_begin, b_end);
-MERGEPATH_UNROLL
+  T a_key = keys[a_begin];
+  T b_key = keys[b_begin];
+  MERGEPATH_UNROLL
   for (int k = 0; k < Count; ++k) {
-    bool a_left = a_begin < a_end;
-    bool b_left = b_begin < b_end;
-    bool take_a = Bounds == bounds::lower ? !b_left || (a_left && !comp(b_key, a_key))
-                                          : !b_left || (a_left && comp(a_key, b_key));
+    // a only moves past a_end once b is exhausted, and b never moves past b_end.
+    bool take_a = b_begin >= b_end || (a_begin < a_end && (Bounds == bounds::lower ? !comp(b_key, a_key)
+                                                                                   : comp(a_key, b_key)));
     out[k] = take_a ? a_key : b_key;
     source[k] = take_a ? a_begin : b_begin;
     if (take_a)
-      a_key = load(++a_begin, a_end);
+      a_key = keys[++a_begin];
     else
-      b_key = load(++b_begin, b_end);
+      b_key = keys[++b_begin];
   }
 }
 

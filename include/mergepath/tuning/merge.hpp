@@ -30,13 +30,13 @@ inline std::ostream& operator<<(std::ostream& os, const merge_tuning& t) {
 constexpr merge_tuning merge_tuning_for(int arch, std::size_t key_bytes, std::size_t value_bytes) {
   (void)arch;
   if (value_bytes == 0) {
-    if (key_bytes <= 4) return {256, 15, 1};
+    if (key_bytes <= 4) return {128, 23, 1};
     if (key_bytes <= 8) return {256, 11, 1};
     return {128, 5, 1};
   }
   std::size_t pair_bytes = key_bytes + value_bytes;
-  if (pair_bytes <= 8) return {128, 11, 1};
-  if (pair_bytes <= 16) return {128, 7, 1};
+  if (pair_bytes <= 8) return {128, 15, 1};
+  if (pair_bytes <= 16) return {128, 11, 1};
   return {128, 5, 1};
 }
 
