@@ -8,15 +8,17 @@
 namespace bench {
 namespace {
 
-template <int BlockThreads, int ItemsPerThread, int Stages>
+template <int BlockThreads, int ItemsPerThread, int Stages, bool Streamed = false>
 struct policy {
-  static constexpr mergepath::merge_tuning tuning{BlockThreads, ItemsPerThread, Stages};
+  static constexpr mergepath::merge_tuning tuning{BlockThreads, ItemsPerThread, Stages, Streamed};
 };
 
 // Shapes per key (or key + value) size; the library's default for the size is among them.
-using keys4_policies = std::tuple<policy<256, 15, 1>, policy<128, 15, 1>, policy<128, 31, 1>, policy<256, 23, 1>,
-                                  policy<128, 23, 2>, policy<64, 23, 1>, policy<128, 27, 1>>;
-using keys8_policies = std::tuple<policy<128, 11, 1>, policy<128, 15, 1>, policy<256, 15, 1>, policy<128, 19, 1>>;
+using keys4_policies =
+    std::tuple<policy<128, 23, 1>, policy<128, 23, 2>, policy<256, 15, 1>, policy<128, 15, 1, true>,
+               policy<256, 15, 1, true>, policy<256, 23, 1, true>, policy<128, 31, 1, true>, policy<64, 23, 1, true>>;
+using keys8_policies = std::tuple<policy<256, 11, 1>, policy<128, 19, 1>, policy<128, 11, 1, true>,
+                                  policy<256, 11, 1, true>, policy<128, 23, 1, true>>;
 using pairs4_4_policies = std::tuple<policy<128, 11, 1>, policy<128, 19, 1>, policy<256, 15, 1>, policy<128, 23, 1>,
                                      policy<128, 15, 2>>;
 using pairs8_4_policies = std::tuple<policy<128, 7, 1>, policy<128, 15, 1>, policy<256, 11, 1>>;

@@ -39,7 +39,7 @@ TYPED_TEST(GpuMerge, MatchesStdMerge) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Tuning is overridable, and both stage modes merge correctly.
+// Tuning is overridable, and every schedule (one stage, two stages, streamed) merges correctly.
 
 // One tile per block, loaded then merged.
 struct one_stage_policy {
@@ -52,9 +52,18 @@ struct two_stage_policy {
   static constexpr mergepath::merge_tuning tuning{32, 4, 2};
 };
 
+// The streamed schedule with tiles so small (96 keys) that at the suite's larger sizes every
+// chunk spans several tiles and the rings wrap; pairs ignore `streamed` and use tiles.
+struct streamed_policy {
+  static constexpr mergepath::merge_tuning tuning{32, 3, 1, true};
+};
+struct streamed_wide_policy {
+  static constexpr mergepath::merge_tuning tuning{128, 15, 1, true};
+};
+
 template <class Policy>
 class GpuMergeTuned : public gpu_test {};
-using policies = ::testing::Types<one_stage_policy, two_stage_policy>;
+using policies = ::testing::Types<one_stage_policy, two_stage_policy, streamed_policy, streamed_wide_policy>;
 TYPED_TEST_SUITE(GpuMergeTuned, policies);
 
 TYPED_TEST(GpuMergeTuned, Keys) {

@@ -10,6 +10,7 @@
 #include "../error.hpp"
 #include "../functional.hpp"
 #include "../kernel/merge.cuh"
+#include "../kernel/merge_stream.cuh"
 #include "../tuning/merge.hpp"
 #include "check_sorted.cuh"
 
@@ -66,6 +67,27 @@ void launch_merge(cuda_context& ctx, AKeys a_keys, AVals a_vals, index_t a_count
                  comp);
 }
 
+// The streamed schedule: as many blocks as fit at once, each merging one contiguous chunk of
+// whole tiles (kernel/merge_stream.cuh). One launch, no partition pass.
+template <class Policy, class AIt, class BIt, class OutIt, class Comp>
+void launch_merge_stream(cuda_context& ctx, AIt a, index_t a_count, BIt b, index_t b_count, OutIt out, Comp comp) {
+  constexpr merge_tuning tuning = Policy::tuning;
+  constexpr index_t tile_items = tuning.tile_items();
+  index_t total = a_count + b_count;
+  if (total == 0) return;
+  constexpr auto stream_kernel = kernel::merge_stream_kernel<Policy, AIt, BIt, OutIt, Comp>;
+  constexpr std::size_t shared_bytes = kernel::merge_stream_layout<kernel::value_of<AIt>, tuning.tile_items()>::bytes;
+  int per_sm = resident_blocks_per_sm<stream_kernel>(ctx, tuning.block_threads, shared_bytes);
+  index_t tiles = detail::ceil_div(total, tile_items);
+  index_t blocks = detail::min_of<index_t>(tiles, static_cast<index_t>(per_sm) * ctx.props().multiProcessorCount);
+  // Chunks stay below 2^30 elements (the kernel counts within a chunk in 32 bits).
+  blocks = detail::max_of(blocks, detail::ceil_div(total, index_t{1} << 30));
+  index_t chunk_items = detail::ceil_div(tiles, blocks) * tile_items;
+  blocks = detail::ceil_div(total, chunk_items);
+  detail::launch("merge_stream_kernel", stream_kernel, static_cast<unsigned>(blocks), tuning.block_threads,
+                 shared_bytes, ctx.stream(), a, a_count, b, b_count, out, chunk_items, comp);
+}
+
 }  // namespace device
 
 // merge with an explicit tuning policy (a type with `static constexpr merge_tuning tuning`).
@@ -75,8 +97,11 @@ void merge_tuned(cuda_context& ctx, AIt a, index_t a_count, BIt b, index_t b_cou
   detail::require_range("merge", "b", b, b_count);
   detail::require_range("merge", "out", out, a_count + b_count);
   device::check_merge_inputs(ctx, "merge", a, a_count, b, b_count, comp);
-  device::launch_merge<Policy>(ctx, a, kernel::no_values{}, a_count, b, kernel::no_values{}, b_count, out,
-                               kernel::no_values{}, comp);
+  if constexpr (Policy::tuning.streamed)
+    device::launch_merge_stream<Policy>(ctx, a, a_count, b, b_count, out, comp);
+  else
+    device::launch_merge<Policy>(ctx, a, kernel::no_values{}, a_count, b, kernel::no_values{}, b_count, out,
+                                 kernel::no_values{}, comp);
 }
 
 template <class AIt, class BIt, class OutIt, class Comp = less<>>
@@ -84,7 +109,7 @@ void merge(cuda_context& ctx, AIt a, index_t a_count, BIt b, index_t b_count, Ou
   merge_tuned<default_merge_policy<kernel::value_of<AIt>>>(ctx, a, a_count, b, b_count, out, comp);
 }
 
-// merge_pairs with an explicit tuning policy.
+// merge_pairs with an explicit tuning policy. Pairs always use the tiled schedule.
 template <class Policy, class AKeys, class AVals, class BKeys, class BVals, class OutKeys, class OutVals,
           class Comp = less<>>
 void merge_pairs_tuned(cuda_context& ctx, AKeys a_keys, AVals a_vals, index_t a_count, BKeys b_keys, BVals b_vals,

@@ -9,6 +9,7 @@
 #include "../detail/config.hpp"
 #include "../thread/merge_path.hpp"
 #include "../thread/serial_merge.hpp"
+#include "../block/ring.cuh"
 
 namespace mergepath {
 namespace kernel {
@@ -25,22 +26,6 @@ __global__ void textbook_merge_basic_kernel(AIt a, index_t a_count, BIt b, index
   index_t i1 = clamp_next_split(i0, merge_path(a, a_count, b, b_count, k1, comp), k0, k1);
   serial_merge(a + i0, i1 - i0, b + (k0 - i0), (k1 - i1) - (k0 - i0), out + k0, comp);
 }
-
-// A shared-memory ring: element i of the view lives at buffer[(start + i) mod size].
-template <class T>
-struct circular_view {
-  const T* buffer;
-  int start;
-  int size;
-  MERGEPATH_HD const T& operator[](int i) const {
-    int j = start + i;  // start < size and i < size, so one wrap at most
-    return buffer[j >= size ? j - size : j];
-  }
-  MERGEPATH_HD circular_view operator+(int offset) const {
-    int s = start + offset;
-    return {buffer, s >= size ? s - size : s, size};
-  }
-};
 
 // Tiled and circular kernels share everything but how the tiles are refilled. Each block owns
 // output section [section * blockIdx.x, ...) and walks it TileItems outputs at a time.
@@ -84,7 +69,7 @@ __global__ void textbook_merge_tiled_kernel(AIt a, index_t a_count, BIt b, index
     }
     __syncthreads();
 
-    circular_view<T> a_view{a_tile, a_start, TileItems}, b_view{b_tile, b_start, TileItems};
+    block::circular_view<T> a_view{a_tile, a_start, TileItems}, b_view{b_tile, b_start, TileItems};
     int c_in_tile = detail::min_of(TileItems, c_length - c_done);
     constexpr int per_thread = TileItems / BlockThreads;
     int k0 = detail::min_of(static_cast<int>(threadIdx.x) * per_thread, c_in_tile);

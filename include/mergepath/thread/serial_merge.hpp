@@ -79,4 +79,25 @@ MERGEPATH_HD void serial_merge_n(It keys, int a_begin, int a_end, int b_begin, i
   }
 }
 
+// The same for two runs held in separate arrays (e.g. two shared-memory rings): the next
+// Count outputs of merging a[a_begin, a_end) with b[b_begin, b_end), keys only. Reads only
+// inside the runs (a key is fetched only while its run has one), so no padding is needed.
+template <int Count, bounds Bounds = bounds::lower, class AIt, class BIt, class T, class Comp>
+MERGEPATH_HD void serial_merge_n(AIt a, int a_begin, int a_end, BIt b, int b_begin, int b_end, T (&out)[Count],
+                                 Comp comp) {
+  T a_key = a[a_begin < a_end ? a_begin : 0];
+  T b_key = b[b_begin < b_end ? b_begin : 0];
+  MERGEPATH_UNROLL
+  for (int k = 0; k < Count; ++k) {
+    bool take_a = b_begin >= b_end || (a_begin < a_end && (Bounds == bounds::lower ? !comp(b_key, a_key)
+                                                                                   : comp(a_key, b_key)));
+    out[k] = take_a ? a_key : b_key;
+    if (take_a) {
+      if (++a_begin < a_end) a_key = a[a_begin];
+    } else {
+      if (++b_begin < b_end) b_key = b[b_begin];
+    }
+  }
+}
+
 }  // namespace mergepath

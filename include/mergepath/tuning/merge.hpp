@@ -11,16 +11,19 @@ namespace mergepath {
 struct merge_tuning {
   int block_threads;     // threads per block
   int items_per_thread;  // outputs each thread merges in registers
-  // 1: one tile per block, loaded then merged. 2: a persistent grid in which each block
-  // prefetches its next tile (cp.async) while it merges the current one.
-  int stages;
+  // Tiled schedule (a partition pass, then one tile per block): 1 stage loads then merges; 2
+  // stages make the grid persistent, each block prefetching its next tile while merging one.
+  int stages = 1;
+  // Streamed schedule (keys-only merges): a persistent grid in which each block walks one
+  // contiguous chunk through shared-memory rings, with no partition pass (kernel/merge_stream.cuh).
+  bool streamed = false;
 
   MERGEPATH_HD constexpr int tile_items() const { return block_threads * items_per_thread; }
 };
 
 inline std::ostream& operator<<(std::ostream& os, const merge_tuning& t) {
-  return os << "{block_threads " << t.block_threads << ", items_per_thread " << t.items_per_thread << ", stages "
-            << t.stages << "}";
+  os << "{block_threads " << t.block_threads << ", items_per_thread " << t.items_per_thread;
+  return t.streamed ? os << ", streamed}" : os << ", stages " << t.stages << "}";
 }
 
 // Defaults, measured on an H200 (sm_90) at 2^26 + 2^26 keys (bench/results): one stage beat the
@@ -30,12 +33,12 @@ inline std::ostream& operator<<(std::ostream& os, const merge_tuning& t) {
 constexpr merge_tuning merge_tuning_for(int arch, std::size_t key_bytes, std::size_t value_bytes) {
   (void)arch;
   if (value_bytes == 0) {
-    if (key_bytes <= 4) return {128, 23, 1};
-    if (key_bytes <= 8) return {256, 11, 1};
+    if (key_bytes <= 4) return {128, 23, 1, true};
+    if (key_bytes <= 8) return {128, 15, 1, true};
     return {128, 5, 1};
   }
   std::size_t pair_bytes = key_bytes + value_bytes;
-  if (pair_bytes <= 8) return {128, 15, 1};
+  if (pair_bytes <= 8) return {128, 19, 1};
   if (pair_bytes <= 16) return {128, 11, 1};
   return {128, 5, 1};
 }
