@@ -14,14 +14,12 @@ struct policy {
 };
 
 // Shapes per key (or key + value) size; the library's default for the size is among them.
-using keys4_policies =
-    std::tuple<policy<128, 23, 1>, policy<128, 23, 2>, policy<256, 15, 1>, policy<128, 15, 1, true>,
-               policy<256, 15, 1, true>, policy<256, 23, 1, true>, policy<128, 31, 1, true>, policy<64, 23, 1, true>>;
-using keys8_policies = std::tuple<policy<256, 11, 1>, policy<128, 19, 1>, policy<128, 11, 1, true>,
-                                  policy<256, 11, 1, true>, policy<128, 23, 1, true>>;
-using pairs4_4_policies = std::tuple<policy<128, 11, 1>, policy<128, 19, 1>, policy<256, 15, 1>, policy<128, 23, 1>,
-                                     policy<128, 15, 2>>;
-using pairs8_4_policies = std::tuple<policy<128, 7, 1>, policy<128, 15, 1>, policy<256, 11, 1>>;
+using keys4_policies = std::tuple<policy<128, 23, 1>, policy<128, 23, 2>, policy<256, 15, 2>, policy<256, 19, 1>,
+                                  policy<128, 15, 1, true>, policy<64, 23, 1, true>>;
+using keys8_policies =
+    std::tuple<policy<128, 19, 1>, policy<256, 11, 2>, policy<128, 15, 1>, policy<128, 11, 1, true>>;
+using pairs4_4_policies = std::tuple<policy<128, 15, 1>, policy<256, 11, 1>, policy<128, 19, 2>>;
+using pairs8_4_policies = std::tuple<policy<128, 11, 1>, policy<256, 11, 1>>;
 
 template <class K, class Policy>
 void keys_row(merge_case<K>& c) {

@@ -26,20 +26,21 @@ inline std::ostream& operator<<(std::ostream& os, const merge_tuning& t) {
   return t.streamed ? os << ", streamed}" : os << ", stages " << t.stages << "}";
 }
 
-// Defaults, measured on an H200 (sm_90) at 2^26 + 2^26 keys (bench/results): one stage beat the
-// two-stage persistent prefetch for both keys and pairs there. Older architectures use the same
-// shapes until someone measures them. Odd items_per_thread keeps the register -> shared
-// transpose free of bank conflicts.
+// Defaults, measured on an H200 (sm_90) at 2^26 + 2^26 keys (bench/results/): the tiled
+// schedule with one stage; two stages and the streamed schedule measured no faster there (the
+// streamed one, slower: its rings leave room for too few blocks per SM). Older architectures
+// use the same shapes until someone measures them. Odd items_per_thread keeps the register ->
+// shared transpose free of bank conflicts.
 constexpr merge_tuning merge_tuning_for(int arch, std::size_t key_bytes, std::size_t value_bytes) {
   (void)arch;
   if (value_bytes == 0) {
-    if (key_bytes <= 4) return {128, 23, 1, true};
-    if (key_bytes <= 8) return {128, 15, 1, true};
+    if (key_bytes <= 4) return {256, 15, 1};
+    if (key_bytes <= 8) return {256, 11, 1};
     return {128, 5, 1};
   }
   std::size_t pair_bytes = key_bytes + value_bytes;
   if (pair_bytes <= 8) return {128, 19, 1};
-  if (pair_bytes <= 16) return {128, 11, 1};
+  if (pair_bytes <= 16) return {128, 15, 1};
   return {128, 5, 1};
 }
 
