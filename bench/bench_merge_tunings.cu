@@ -1,24 +1,26 @@
 // Tuning variants of mergepath::merge (--tunings): the same merge at other tile shapes, so one run
 // compares them. A translation unit of its own: every shape is a kernel instantiation, and this
 // file compiles in parallel with bench_merge.cu.
-#include "bench_merge.cuh"
-
 #include <tuple>
+
+#include "bench_merge.cuh"
 
 namespace bench {
 namespace {
 
-template <int BlockThreads, int ItemsPerThread, int Stages, bool Streamed = false>
+template <int BlockThreads, int ItemsPerThread, int Stages, bool Streamed = false, int ResidentThreads = 1024>
 struct policy {
-  static constexpr mergepath::merge_tuning tuning{BlockThreads, ItemsPerThread, Stages, Streamed};
+  static constexpr mergepath::merge_tuning tuning{BlockThreads, ItemsPerThread, Stages, Streamed, ResidentThreads};
 };
 
 // Shapes per key (or key + value) size; the library's default for the size is among them.
-using keys4_policies = std::tuple<policy<128, 23, 1>, policy<128, 23, 2>, policy<256, 15, 2>, policy<256, 19, 1>,
-                                  policy<128, 15, 1, true>, policy<64, 23, 1, true>>;
+using keys4_policies =
+    std::tuple<policy<128, 23, 1>, policy<256, 19, 1>, policy<256, 15, 2>, policy<256, 15, 1, false, 1536>,
+               policy<128, 23, 1, false, 1536>, policy<256, 19, 1, false, 1536>, policy<512, 15, 1, false, 1536>,
+               policy<128, 15, 1, true>>;
 using keys8_policies =
-    std::tuple<policy<128, 19, 1>, policy<256, 11, 2>, policy<128, 15, 1>, policy<128, 11, 1, true>>;
-using pairs4_4_policies = std::tuple<policy<128, 15, 1>, policy<256, 11, 1>, policy<128, 19, 2>>;
+    std::tuple<policy<128, 19, 1>, policy<256, 11, 2>, policy<128, 15, 1>, policy<256, 11, 1, false, 1536>>;
+using pairs4_4_policies = std::tuple<policy<128, 15, 1>, policy<256, 11, 1>, policy<128, 23, 1>, policy<256, 15, 1>>;
 using pairs8_4_policies = std::tuple<policy<128, 11, 1>, policy<256, 11, 1>>;
 
 template <class K, class Policy>

@@ -94,7 +94,8 @@ struct result_row {
 
 inline std::string tuning_label(const mergepath::merge_tuning& t) {
   return "{" + std::to_string(t.block_threads) + "," + std::to_string(t.items_per_thread) + "," +
-         (t.streamed ? std::string("streamed") : std::to_string(t.stages)) + "}";
+         (t.streamed ? std::string("streamed") : std::to_string(t.stages)) +
+         (t.min_resident_threads != 1024 ? "," + std::to_string(t.min_resident_threads) : std::string()) + "}";
 }
 
 inline std::string log2_label(index_t n) {

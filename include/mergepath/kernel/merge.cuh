@@ -76,11 +76,13 @@ using merge_layout_of =
     merge_stage_layout<value_of<AKeys>, value_of<AVals>, Policy::tuning.tile_items(),
                        Policy::tuning.tile_items() + block::tile_padding<Policy::tuning.items_per_thread>>;
 
+// The register bound (tuning.min_resident_threads) matters: left alone, the compiler spends up
+// to 128 registers a thread on the unrolled loops, leaving room for a quarter of the SM's threads.
 // Merges tiles blockIdx.x, blockIdx.x + gridDim.x, ...; with two stages the next tile's loads are
 // in flight while this one is merged. Keys-only when AVals is no_values.
 template <class Policy, class AKeys, class AVals, class BKeys, class BVals, class OutKeys, class OutVals,
           class Comp>
-__global__ void __launch_bounds__(Policy::tuning.block_threads)
+__global__ void __launch_bounds__(Policy::tuning.block_threads, Policy::tuning.min_blocks_per_sm())
     merge_tile_kernel(AKeys a_keys, AVals a_vals, BKeys b_keys, BVals b_vals, index_t total,
                       const index_t* partitions, index_t num_tiles, OutKeys out_keys, OutVals out_vals,
                       Comp comp) {

@@ -29,7 +29,7 @@ struct merge_stream_layout {
 };
 
 template <class Policy, class AIt, class BIt, class OutIt, class Comp>
-__global__ void __launch_bounds__(Policy::tuning.block_threads)
+__global__ void __launch_bounds__(Policy::tuning.block_threads, Policy::tuning.min_blocks_per_sm())
     merge_stream_kernel(AIt a, index_t a_count, BIt b, index_t b_count, OutIt out, index_t chunk_items, Comp comp) {
   constexpr merge_tuning tuning = Policy::tuning;
   constexpr int threads = tuning.block_threads;

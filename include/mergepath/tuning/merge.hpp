@@ -17,13 +17,23 @@ struct merge_tuning {
   // Streamed schedule (keys-only merges): a persistent grid in which each block walks one
   // contiguous chunk through shared-memory rings, with no partition pass (kernel/merge_stream.cuh).
   bool streamed = false;
+  // Threads per SM the compiler must leave registers for (__launch_bounds__): more resident
+  // threads hide more load latency, until registers spill. 1024 means at most 64 registers.
+  int min_resident_threads = 1024;
 
   MERGEPATH_HD constexpr int tile_items() const { return block_threads * items_per_thread; }
+  MERGEPATH_HD constexpr int min_blocks_per_sm() const {
+    return min_resident_threads <= block_threads ? 1 : min_resident_threads / block_threads;
+  }
 };
 
 inline std::ostream& operator<<(std::ostream& os, const merge_tuning& t) {
   os << "{block_threads " << t.block_threads << ", items_per_thread " << t.items_per_thread;
-  return t.streamed ? os << ", streamed}" : os << ", stages " << t.stages << "}";
+  if (t.streamed)
+    os << ", streamed";
+  else
+    os << ", stages " << t.stages;
+  return os << ", min_resident_threads " << t.min_resident_threads << "}";
 }
 
 // Defaults, measured on an H200 (sm_90) at 2^26 + 2^26 keys (bench/results/): the tiled
