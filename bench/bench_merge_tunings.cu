@@ -15,13 +15,14 @@ struct policy {
 
 // Shapes per key (or key + value) size; the library's default for the size is among them.
 using keys4_policies =
-    std::tuple<policy<128, 23, 1>, policy<256, 19, 1>, policy<256, 15, 2>, policy<256, 15, 1, false, 1536>,
-               policy<128, 23, 1, false, 1536>, policy<256, 19, 1, false, 1536>, policy<512, 15, 1, false, 1536>,
-               policy<128, 15, 1, true>>;
-using keys8_policies =
-    std::tuple<policy<128, 19, 1>, policy<256, 11, 2>, policy<128, 15, 1>, policy<256, 11, 1, false, 1536>>;
-using pairs4_4_policies = std::tuple<policy<128, 15, 1>, policy<256, 11, 1>, policy<128, 23, 1>, policy<256, 15, 1>>;
-using pairs8_4_policies = std::tuple<policy<128, 11, 1>, policy<256, 11, 1>>;
+    std::tuple<policy<256, 19, 1, false, 1536>, policy<256, 23, 1, false, 1536>, policy<256, 27, 1, false, 1536>,
+               policy<256, 31, 1, false, 1536>, policy<384, 19, 1, false, 1536>, policy<256, 19, 1, false, 2048>,
+               policy<128, 31, 1, false, 1536>, policy<256, 23, 2, false, 1536>>;
+using keys8_policies = std::tuple<policy<256, 11, 1, false, 1536>, policy<256, 15, 1, false, 1536>,
+                                  policy<128, 19, 1, false, 1536>, policy<256, 13, 1, false, 1536>>;
+using pairs4_4_policies = std::tuple<policy<256, 15, 1>, policy<256, 19, 1>, policy<384, 15, 1>,
+                                     policy<256, 15, 1, false, 1536>, policy<256, 11, 1, false, 1536>>;
+using pairs8_4_policies = std::tuple<policy<256, 11, 1>, policy<256, 15, 1>, policy<384, 11, 1>>;
 
 template <class K, class Policy>
 void keys_row(merge_case<K>& c) {
