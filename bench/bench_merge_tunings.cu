@@ -8,21 +8,22 @@
 namespace bench {
 namespace {
 
-template <int BlockThreads, int ItemsPerThread, int Stages, bool Streamed = false, int ResidentThreads = 1024>
+template <int BlockThreads, int ItemsPerThread, int Stages, bool Streamed = false, int ResidentThreads = 1024,
+          int Probes = 3>
 struct policy {
-  static constexpr mergepath::merge_tuning tuning{BlockThreads, ItemsPerThread, Stages, Streamed, ResidentThreads};
+  static constexpr mergepath::merge_tuning tuning{BlockThreads, ItemsPerThread,  Stages,
+                                                  Streamed,     ResidentThreads, Probes};
 };
 
 // Shapes per key (or key + value) size; the library's default for the size is among them.
-using keys4_policies =
-    std::tuple<policy<256, 19, 1, false, 1536>, policy<256, 23, 1, false, 1536>, policy<256, 27, 1, false, 1536>,
-               policy<256, 31, 1, false, 1536>, policy<384, 19, 1, false, 1536>, policy<256, 19, 1, false, 2048>,
-               policy<128, 31, 1, false, 1536>, policy<256, 23, 2, false, 1536>>;
-using keys8_policies = std::tuple<policy<256, 11, 1, false, 1536>, policy<256, 15, 1, false, 1536>,
-                                  policy<128, 19, 1, false, 1536>, policy<256, 13, 1, false, 1536>>;
-using pairs4_4_policies = std::tuple<policy<256, 15, 1>, policy<256, 19, 1>, policy<384, 15, 1>,
-                                     policy<256, 15, 1, false, 1536>, policy<256, 11, 1, false, 1536>>;
-using pairs8_4_policies = std::tuple<policy<256, 11, 1>, policy<256, 15, 1>, policy<384, 11, 1>>;
+using keys4_policies = std::tuple<policy<256, 23, 1, false, 1536, 1>, policy<256, 23, 1, false, 1536, 3>,
+                                  policy<256, 23, 1, false, 1536, 7>, policy<256, 27, 1, false, 1536, 3>,
+                                  policy<256, 19, 1, false, 2048, 3>, policy<128, 15, 1, true>>;
+using keys8_policies = std::tuple<policy<256, 13, 1, false, 1536, 1>, policy<256, 13, 1, false, 1536, 3>,
+                                  policy<256, 15, 1, false, 1536, 3>>;
+using pairs4_4_policies = std::tuple<policy<256, 19, 1, false, 1024, 1>, policy<256, 19, 1, false, 1024, 3>,
+                                     policy<256, 15, 1, false, 1024, 3>>;
+using pairs8_4_policies = std::tuple<policy<256, 11, 1, false, 1024, 1>, policy<256, 11, 1, false, 1024, 3>>;
 
 template <class K, class Policy>
 void keys_row(merge_case<K>& c) {

@@ -95,7 +95,7 @@ struct result_row {
 inline std::string tuning_label(const mergepath::merge_tuning& t) {
   return "{" + std::to_string(t.block_threads) + "," + std::to_string(t.items_per_thread) + "," +
          (t.streamed ? std::string("streamed") : std::to_string(t.stages)) +
-         (t.min_resident_threads != 1024 ? "," + std::to_string(t.min_resident_threads) : std::string()) + "}";
+         "," + std::to_string(t.min_resident_threads) + ",p" + std::to_string(t.partition_probes) + "}";
 }
 
 inline std::string log2_label(index_t n) {

@@ -76,6 +76,10 @@ void check_all_diagonals_against_brute_force(Comp comp) {
       ASSERT_EQ(upper, co_rank_by_std_merge(bounds::upper, a, b, diag, comp));
       ASSERT_EQ(co_ranks_by_definition(bounds::lower, a, b, diag, comp), std::vector<index_t>{lower});
       ASSERT_EQ(co_ranks_by_definition(bounds::upper, a, b, diag, comp), std::vector<index_t>{upper});
+      // Wider steps (the partition pass's) find the same split.
+      ASSERT_EQ((mergepath::merge_path<bounds::lower, 3>(a.data(), na, b.data(), nb, diag, comp)), lower);
+      ASSERT_EQ((mergepath::merge_path<bounds::upper, 3>(a.data(), na, b.data(), nb, diag, comp)), upper);
+      ASSERT_EQ((mergepath::merge_path<bounds::lower, 7>(a.data(), na, b.data(), nb, diag, comp)), lower);
     }
   }
 }
@@ -108,7 +112,8 @@ TEST(MergePath, UnsortedInputStaysInRange) {
     for (index_t diag = 0; diag <= na + nb; ++diag) {
       SCOPED_TRACE(::testing::Message() << "trial " << trial << ", diag " << diag);
       for (index_t i : {mergepath::merge_path<bounds::lower>(checked_view(a), na, checked_view(b), nb, diag, mergepath::less<>{}),
-                        mergepath::merge_path<bounds::upper>(checked_view(a), na, checked_view(b), nb, diag, mergepath::less<>{})}) {
+                        mergepath::merge_path<bounds::upper>(checked_view(a), na, checked_view(b), nb, diag, mergepath::less<>{}),
+                        mergepath::merge_path<bounds::lower, 3>(checked_view(a), na, checked_view(b), nb, diag, mergepath::less<>{})}) {
         ASSERT_GE(i, std::max<index_t>(0, diag - nb));
         ASSERT_LE(i, std::min(diag, na));
       }

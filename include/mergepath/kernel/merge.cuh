@@ -30,13 +30,14 @@ template <class It>
 using value_of = typename value_of_impl<It>::type;
 
 // partitions[p] = where output p * tile_items splits between a and b (p = 0 .. num_partitions).
-template <class AIt, class BIt, class Comp>
+// Latency-bound (one chain of dependent global loads per thread), hence the wide search steps.
+template <int Probes, class AIt, class BIt, class Comp>
 __global__ void merge_partition_kernel(AIt a, index_t a_count, BIt b, index_t b_count, index_t tile_items,
                                        index_t num_partitions, index_t* partitions, Comp comp) {
   index_t p = blockIdx.x * static_cast<index_t>(blockDim.x) + threadIdx.x;
   if (p >= num_partitions) return;
   index_t diag = detail::min_of(p * tile_items, a_count + b_count);
-  partitions[p] = merge_path(a, a_count, b, b_count, diag, comp);
+  partitions[p] = merge_path<bounds::lower, Probes>(a, a_count, b, b_count, diag, comp);
 }
 
 // Where one tile's inputs and output lie.

@@ -20,6 +20,8 @@ struct merge_tuning {
   // Threads per SM the compiler must leave registers for (__launch_bounds__): more resident
   // threads hide more load latency, until registers spill. 1024 means at most 64 registers.
   int min_resident_threads = 1024;
+  // Points each step of the partition pass's global merge_path tests (1: binary search).
+  int partition_probes = 3;
 
   MERGEPATH_HD constexpr int tile_items() const { return block_threads * items_per_thread; }
   MERGEPATH_HD constexpr int min_blocks_per_sm() const {
@@ -33,7 +35,8 @@ inline std::ostream& operator<<(std::ostream& os, const merge_tuning& t) {
     os << ", streamed";
   else
     os << ", stages " << t.stages;
-  return os << ", min_resident_threads " << t.min_resident_threads << "}";
+  return os << ", min_resident_threads " << t.min_resident_threads << ", partition_probes " << t.partition_probes
+            << "}";
 }
 
 // Defaults, measured on an H200 (sm_90) at 2^26 + 2^26 keys (bench/results/): the tiled
