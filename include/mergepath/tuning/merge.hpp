@@ -20,8 +20,10 @@ struct merge_tuning {
   // Threads per SM the compiler must leave registers for (__launch_bounds__): more resident
   // threads hide more load latency, until registers spill. 1024 means at most 64 registers.
   int min_resident_threads = 1024;
-  // Points each step of the partition pass's global merge_path tests (1: binary search).
-  int partition_probes = 3;
+  // Points each step of the partition pass's global merge_path tests (1: binary search). More
+  // probes mean fewer dependent steps but more sectors fetched; on an H200 the pass is bound by
+  // the sectors, and 3 or 7 probes measured slower than 1.
+  int partition_probes = 1;
 
   MERGEPATH_HD constexpr int tile_items() const { return block_threads * items_per_thread; }
   MERGEPATH_HD constexpr int min_blocks_per_sm() const {
@@ -40,20 +42,21 @@ inline std::ostream& operator<<(std::ostream& os, const merge_tuning& t) {
 }
 
 // Defaults, measured on an H200 (sm_90) at 2^26 + 2^26 keys (bench/results/): the tiled
-// schedule with one stage; two stages and the streamed schedule measured no faster there (the
-// streamed one, slower: its rings leave room for too few blocks per SM). Older architectures
-// use the same shapes until someone measures them. Odd items_per_thread keeps the register ->
-// shared transpose free of bank conflicts.
+// schedule with one stage. What mattered most was registers: bounding them for 1536 resident
+// threads (keys) or 1024 (pairs, which spill below 64) gained 15-20%. Two stages and the
+// streamed schedule measured slower there. Older architectures use the same shapes until
+// someone measures them. Odd items_per_thread keeps the register -> shared transpose free of
+// bank conflicts.
 constexpr merge_tuning merge_tuning_for(int arch, std::size_t key_bytes, std::size_t value_bytes) {
   (void)arch;
   if (value_bytes == 0) {
-    if (key_bytes <= 4) return {256, 15, 1};
-    if (key_bytes <= 8) return {256, 11, 1};
-    return {128, 5, 1};
+    if (key_bytes <= 4) return {256, 23, 1, false, 1536};
+    if (key_bytes <= 8) return {256, 13, 1, false, 1536};
+    return {128, 7, 1};
   }
   std::size_t pair_bytes = key_bytes + value_bytes;
-  if (pair_bytes <= 8) return {128, 19, 1};
-  if (pair_bytes <= 16) return {128, 15, 1};
+  if (pair_bytes <= 8) return {256, 19, 1};
+  if (pair_bytes <= 16) return {256, 11, 1};
   return {128, 5, 1};
 }
 
