@@ -102,4 +102,16 @@ void check_gpu_merge_pairs(mergepath::cuda_context& ctx, const merge_input<Key>&
   ASSERT_TRUE(untouched(got_vals, total, got_vals.size()));
 }
 
+// mergepath::merge and merge_pairs (int values), default tunings, both checked as above.
+template <class Key, class Comp>
+void check_default_merges(mergepath::cuda_context& ctx, const merge_input<Key>& in, Comp comp) {
+  ASSERT_NO_FATAL_FAILURE(check_gpu_merge(ctx, in, comp, [](auto& ctx, auto a, index_t na, auto b, index_t nb, auto out) {
+    mergepath::merge(ctx, a, na, b, nb, out, Comp{});
+  }));
+  ASSERT_NO_FATAL_FAILURE((check_gpu_merge_pairs<Key, int>(
+      ctx, in, comp, [](auto& ctx, auto ak, auto av, index_t na, auto bk, auto bv, index_t nb, auto ok, auto ov) {
+        mergepath::merge_pairs(ctx, ak, av, na, bk, bv, nb, ok, ov, Comp{});
+      })));
+}
+
 }  // namespace mergepath_test

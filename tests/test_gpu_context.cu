@@ -22,16 +22,7 @@ void check_merges_on(mergepath::cuda_context& ctx) {
   merge_case c{3 * merge_tile_items<int>() + 11, 2 * merge_tile_items<int>() - 7, distribution::few_distinct,
                case_seed({10})};
   SCOPED_TRACE(c.name());
-  merge_input<int> in = make_merge_input<int>(c, mergepath::less<>{});
-  ASSERT_NO_FATAL_FAILURE(check_gpu_merge(ctx, in, mergepath::less<>{},
-                                          [](auto& ctx, auto a, index_t na, auto b, index_t nb, auto out) {
-                                            mergepath::merge(ctx, a, na, b, nb, out);
-                                          }));
-  ASSERT_NO_FATAL_FAILURE((check_gpu_merge_pairs<int, int>(
-      ctx, in, mergepath::less<>{},
-      [](auto& ctx, auto ak, auto av, index_t na, auto bk, auto bv, index_t nb, auto ok, auto ov) {
-        mergepath::merge_pairs(ctx, ak, av, na, bk, bv, nb, ok, ov);
-      })));
+  ASSERT_NO_FATAL_FAILURE(check_default_merges(ctx, make_merge_input<int>(c, mergepath::less<>{}), mergepath::less<>{}));
 }
 
 TEST_F(CudaContext, OwnStreamAndProperties) {

@@ -108,16 +108,8 @@ TEST_F(GpuMergeLarge, ManyTilesPerBlock) {
   for (distribution d : {distribution::uniform, distribution::few_distinct, distribution::organ_pipe}) {
     merge_case c{(index_t{1} << 24) + 12345, (index_t{1} << 24) - 777, d, case_seed({14, static_cast<int>(d)})};
     SCOPED_TRACE(c.name());
-    merge_input<int> in = make_merge_input<int>(c, mergepath::less<>{});
-    ASSERT_NO_FATAL_FAILURE(check_gpu_merge(ctx, in, mergepath::less<>{},
-                                            [](auto& ctx, auto a, index_t na, auto b, index_t nb, auto out) {
-                                              mergepath::merge(ctx, a, na, b, nb, out);
-                                            }));
-    ASSERT_NO_FATAL_FAILURE((check_gpu_merge_pairs<int, int>(
-        ctx, in, mergepath::less<>{},
-        [](auto& ctx, auto ak, auto av, index_t na, auto bk, auto bv, index_t nb, auto ok, auto ov) {
-          mergepath::merge_pairs(ctx, ak, av, na, bk, bv, nb, ok, ov);
-        })));
+    ASSERT_NO_FATAL_FAILURE(
+        check_default_merges(ctx, make_merge_input<int>(c, mergepath::less<>{}), mergepath::less<>{}));
   }
 }
 
