@@ -1,8 +1,6 @@
 // mergepath-bench: GPU throughput of mergepath's algorithms beside CUB, Thrust and a copy of the
 // same bytes. Parses the options, describes the machine, runs the suites, prints the table and a
 // summary, and writes every figure to --json FILE. See bench/README.md.
-#include "bench_util.cuh"
-
 #include <thrust/version.h>
 
 #include <cstdlib>
@@ -10,6 +8,8 @@
 #include <exception>
 #include <fstream>
 #include <sstream>
+
+#include "bench_util.cuh"
 
 #if defined(_OPENMP)
 #include <omp.h>
@@ -33,7 +33,8 @@ struct suite {
   void (*run)(bench_context&);
 };
 const suite suites[] = {
-    {"merge", "merge / merge_pairs vs CUB, Thrust and copy; textbook ladder; tunings; CPU rows", bench::run_merge_bench},
+    {"merge", "merge / merge_pairs vs CUB, Thrust and copy; textbook ladder; tunings; CPU rows",
+     bench::run_merge_bench},
 };
 
 struct usage_error : std::runtime_error {
@@ -215,12 +216,15 @@ void print_header(const options& o, const bench::device_info& d, const std::stri
   std::printf("\ncuda:    driver %s, runtime %s, Thrust/CUB %s\n", bench::cuda_version_string(d.driver_version).c_str(),
               bench::cuda_version_string(d.runtime_version).c_str(), thrust_version().c_str());
   std::printf("host:    %d OpenMP threads\n", d.host_threads);
-  std::printf("method:  CUDA events on one stream, %d warm-up runs, median of %d reps%s, inputs rotated to cover 4x L2\n",
-              o.warmup, o.reps, o.reps_given ? "" : " (10 at 2^28)");
-  std::printf("sizes:   n = %s per input; keys %s%s\n", sizes.c_str(), types.c_str(), o.tunings ? "; with tunings" : "");
+  std::printf(
+      "method:  CUDA events on one stream, %d warm-up runs, median of %d reps%s, inputs rotated to cover 4x L2\n",
+      o.warmup, o.reps, o.reps_given ? "" : " (10 at 2^28)");
+  std::printf("sizes:   n = %s per input; keys %s%s\n", sizes.c_str(), types.c_str(),
+              o.tunings ? "; with tunings" : "");
   std::printf("command: %s\n", o.command_line.c_str());
-  std::printf("columns: ms(med) = median time; Gkeys/s = output keys/s; GB/s = bytes read + written per second;\n"
-              "         %%copy = copy of the same bytes' time / this time; vs CUB = CUB time / this time\n");
+  std::printf(
+      "columns: ms(med) = median time; Gkeys/s = output keys/s; GB/s = bytes read + written per second;\n"
+      "         %%copy = copy of the same bytes' time / this time; vs CUB = CUB time / this time\n");
   std::fflush(stdout);
 }
 
@@ -254,10 +258,18 @@ std::string json_string(const std::string& s) {
   std::string out = "\"";
   for (char c : s) {
     switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
       default:
         if (static_cast<unsigned char>(c) < 0x20) {
           char u[8];
@@ -292,8 +304,8 @@ void write_json(const std::string& path, const options& o, const bench::device_i
   f << "  \"date\": " << json_string(date) << ",\n";
   f << "  \"commit\": " << json_opt_string(o.commit) << ",\n";
   f << "  \"command\": " << json_string(o.command_line) << ",\n";
-  f << "  \"method\": {\"timer\": \"cuda events, one stream\", \"warmup\": " << o.warmup
-    << ", \"reps\": " << o.reps << ", \"reps_given\": " << (o.reps_given ? "true" : "false")
+  f << "  \"method\": {\"timer\": \"cuda events, one stream\", \"warmup\": " << o.warmup << ", \"reps\": " << o.reps
+    << ", \"reps_given\": " << (o.reps_given ? "true" : "false")
     << ", \"statistic\": \"median\", \"l2_rotation\": \"input sets covering 4x L2\"},\n";
   if (d) {
     f << "  \"device\": {\"name\": " << json_string(d->name) << ", \"ordinal\": " << d->device
@@ -315,14 +327,13 @@ void write_json(const std::string& path, const options& o, const bench::device_i
         << ", \"value_type\": " << json_opt_string(r.value_type) << ", \"n\": " << r.n
         << ", \"threads\": " << (r.backend == "cpu" ? std::to_string(r.threads) : "null")
         << ", \"ms_median\": " << json_number(r.ms_median) << ", \"ms_min\": " << json_number(r.ms_min)
-        << ", \"ms_max\": " << json_number(r.ms_max) << ", \"reps\": " << r.reps
-        << ", \"input_sets\": " << r.input_sets << ", \"gkeys_per_s\": " << json_number(r.gkeys_per_s)
-        << ", \"gb_per_s\": " << json_number(r.gb_per_s) << ", \"pct_copy\": " << json_number(r.pct_copy)
-        << ", \"ratio_cub\": " << json_number(r.ratio_cub) << ", \"ratio_std_merge\": " << json_number(r.ratio_std)
-        << ", \"tuning\": ";
+        << ", \"ms_max\": " << json_number(r.ms_max) << ", \"reps\": " << r.reps << ", \"input_sets\": " << r.input_sets
+        << ", \"gkeys_per_s\": " << json_number(r.gkeys_per_s) << ", \"gb_per_s\": " << json_number(r.gb_per_s)
+        << ", \"pct_copy\": " << json_number(r.pct_copy) << ", \"ratio_cub\": " << json_number(r.ratio_cub)
+        << ", \"ratio_std_merge\": " << json_number(r.ratio_std) << ", \"tuning\": ";
       if (r.tuning)
-        f << "{\"block_threads\": " << r.tuning->block_threads << ", \"items_per_thread\": "
-          << r.tuning->items_per_thread << ", \"stages\": " << r.tuning->stages << "}";
+        f << "{\"block_threads\": " << r.tuning->block_threads
+          << ", \"items_per_thread\": " << r.tuning->items_per_thread << ", \"stages\": " << r.tuning->stages << "}";
       else
         f << "null";
       f << ", \"check\": " << json_string(r.check) << "}";

@@ -1,14 +1,14 @@
 // The merge suite: mergepath::merge / merge_pairs against cub::DeviceMerge, thrust::merge /
 // merge_by_key, a device-to-device copy of the same bytes (the floor: a merge reads A and B and
 // writes C once) and the textbook ladder; CPU rows against std::merge.
-#include "bench_merge.cuh"
-
-#include <mergepath/textbook.hpp>
+#include <thrust/execution_policy.h>
+#include <thrust/merge.h>
 
 #include <cub/device/device_merge.cuh>
 #include <cuda/std/functional>
-#include <thrust/execution_policy.h>
-#include <thrust/merge.h>
+#include <mergepath/textbook.hpp>
+
+#include "bench_merge.cuh"
 
 #if defined(_OPENMP)
 #include <omp.h>
@@ -157,8 +157,8 @@ void run_size(bench_context& b, int log2) {
   std::size_t cub_keys_temp = 0, cub_pairs_temp = 0;
   MERGEPATH_CUDA_CHECK(cub::DeviceMerge::MergeKeys(nullptr, cub_keys_temp, c.a_keys(0), n, c.b_keys(0), n,
                                                    c.out_keys(0), ::cuda::std::less<>{}, stream));
-  MERGEPATH_CUDA_CHECK(cub::DeviceMerge::MergePairs(nullptr, cub_pairs_temp, c.a_keys(0), c.a_values(0), n,
-                                                    c.b_keys(0), c.b_values(0), n, c.out_keys(0), c.out_values(0),
+  MERGEPATH_CUDA_CHECK(cub::DeviceMerge::MergePairs(nullptr, cub_pairs_temp, c.a_keys(0), c.a_values(0), n, c.b_keys(0),
+                                                    c.b_values(0), n, c.out_keys(0), c.out_values(0),
                                                     ::cuda::std::less<>{}, stream));
   device_buffer<unsigned char> cub_temp(std::max<std::size_t>({cub_keys_temp, cub_pairs_temp, 1}), "CUB temp storage");
 
@@ -182,15 +182,12 @@ void run_size(bench_context& b, int log2) {
     thrust::merge(thrust::cuda::par_nosync(b.allocator).on(stream), c.a_keys(s), c.a_keys(s) + n, c.b_keys(s),
                   c.b_keys(s) + n, c.out_keys(s));
   });
-  c.keys_row("mergepath::textbook::merge_basic", kind::ours, [&](int s) {
-    mergepath::textbook::merge_basic(ctx, c.a_keys(s), n, c.b_keys(s), n, c.out_keys(s));
-  });
-  c.keys_row("mergepath::textbook::merge_tiled", kind::ours, [&](int s) {
-    mergepath::textbook::merge_tiled(ctx, c.a_keys(s), n, c.b_keys(s), n, c.out_keys(s));
-  });
-  c.keys_row("mergepath::textbook::merge_circular", kind::ours, [&](int s) {
-    mergepath::textbook::merge_circular(ctx, c.a_keys(s), n, c.b_keys(s), n, c.out_keys(s));
-  });
+  c.keys_row("mergepath::textbook::merge_basic", kind::ours,
+             [&](int s) { mergepath::textbook::merge_basic(ctx, c.a_keys(s), n, c.b_keys(s), n, c.out_keys(s)); });
+  c.keys_row("mergepath::textbook::merge_tiled", kind::ours,
+             [&](int s) { mergepath::textbook::merge_tiled(ctx, c.a_keys(s), n, c.b_keys(s), n, c.out_keys(s)); });
+  c.keys_row("mergepath::textbook::merge_circular", kind::ours,
+             [&](int s) { mergepath::textbook::merge_circular(ctx, c.a_keys(s), n, c.b_keys(s), n, c.out_keys(s)); });
   if (b.opts.tunings) merge_tuning_rows(c);
 
   // Pairs: int32 values.
@@ -211,8 +208,8 @@ void run_size(bench_context& b, int log2) {
       },
       mergepath::default_merge_policy<K, std::int32_t>::tuning);
   c.pairs_row("thrust::merge_by_key", kind::third_party, [&](int s) {
-    thrust::merge_by_key(thrust::cuda::par_nosync(b.allocator).on(stream), c.a_keys(s), c.a_keys(s) + n,
-                         c.b_keys(s), c.b_keys(s) + n, c.a_values(s), c.b_values(s), c.out_keys(s), c.out_values(s));
+    thrust::merge_by_key(thrust::cuda::par_nosync(b.allocator).on(stream), c.a_keys(s), c.a_keys(s) + n, c.b_keys(s),
+                         c.b_keys(s) + n, c.a_values(s), c.b_values(s), c.out_keys(s), c.out_values(s));
   });
   if (b.opts.tunings) merge_pairs_tuning_rows(c);
 

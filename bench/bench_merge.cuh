@@ -2,13 +2,12 @@
 // and its baselines (copy and CUB times), used by bench_merge.cu and bench_merge_tunings.cu.
 #pragma once
 
-#include "bench_util.cuh"
-
-#include <mergepath/merge.hpp>
-
 #include <cstring>
 #include <functional>
+#include <mergepath/merge.hpp>
 #include <type_traits>
+
+#include "bench_util.cuh"
 
 namespace bench {
 
@@ -133,8 +132,7 @@ class merge_case {
     }
     if (pairs && c.unstable) {
       if (kind == row_kind::ours) {
-        b.fail("MISMATCH: " + label + ": not stable, " + std::to_string(c.unstable) +
-               " equal keys out of input order");
+        b.fail("MISMATCH: " + label + ": not stable, " + std::to_string(c.unstable) + " equal keys out of input order");
         return "MISMATCH";
       }
       return "unstable";  // allowed: CUB documents its merge as unstable

@@ -6,10 +6,6 @@
 // in bench_main.cu's suite table.
 #pragma once
 
-#include <mergepath/context.hpp>
-#include <mergepath/error.hpp>
-#include <mergepath/tuning/merge.hpp>
-
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
@@ -19,6 +15,9 @@
 #include <cstdint>
 #include <cstdio>
 #include <limits>
+#include <mergepath/context.hpp>
+#include <mergepath/error.hpp>
+#include <mergepath/tuning/merge.hpp>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -94,8 +93,8 @@ struct result_row {
 
 inline std::string tuning_label(const mergepath::merge_tuning& t) {
   return "{" + std::to_string(t.block_threads) + "," + std::to_string(t.items_per_thread) + "," +
-         (t.streamed ? std::string("streamed") : std::to_string(t.stages)) +
-         "," + std::to_string(t.min_resident_threads) + ",p" + std::to_string(t.partition_probes) + "}";
+         (t.streamed ? std::string("streamed") : std::to_string(t.stages)) + "," +
+         std::to_string(t.min_resident_threads) + ",p" + std::to_string(t.partition_probes) + "}";
 }
 
 inline std::string log2_label(index_t n) {
@@ -256,11 +255,11 @@ void sort_keys(const K* in, K* out, index_t count, cudaStream_t stream);
 void fill_origin_ids(std::int32_t* values, index_t count, cudaStream_t stream);
 
 struct check_result {
-  unsigned long long bad = 0;        // positions that differ from the reference (or are not a permutation)
+  unsigned long long bad = 0;  // positions that differ from the reference (or are not a permutation)
   unsigned long long first_bad = ~0ull;
-  unsigned long long unsorted = 0;   // positions ordered before their predecessor
-  unsigned long long unstable = 0;   // pairs: equal keys whose origins are out of input order
-  unsigned long long hash = 0;       // order-independent hash of the keys (check_keys without ref)
+  unsigned long long unsorted = 0;  // positions ordered before their predecessor
+  unsigned long long unstable = 0;  // pairs: equal keys whose origins are out of input order
+  unsigned long long hash = 0;      // order-independent hash of the keys (check_keys without ref)
 };
 
 // Order-independent hash of the multiset x[0, count) (waits for the stream).
@@ -277,8 +276,8 @@ check_result check_keys(const K* out, const K* ref, index_t count, cudaStream_t 
 // `unstable` counts equal neighbours whose ids decrease (a stable merge keeps them increasing).
 // Waits for the stream.
 template <class K>
-check_result check_pairs(const K* out_keys, const std::int32_t* out_values, const K* ref, const K* in_keys,
-                         index_t n, cudaStream_t stream);
+check_result check_pairs(const K* out_keys, const std::int32_t* out_values, const K* ref, const K* in_keys, index_t n,
+                         cudaStream_t stream);
 
 // ---------------------------------------------------------------------------------------------
 // The context every suite gets.
@@ -358,7 +357,7 @@ class bench_context {
       if (sticky == cudaSuccess) sticky = cudaDeviceSynchronize();
       if (sticky != cudaSuccess)
         throw fatal_error(std::string("the GPU is unusable after that error (") + cudaGetErrorString(sticky) +
-                                 "); stopping");
+                          "); stopping");
     }
   }
 
@@ -371,8 +370,8 @@ class bench_context {
   }
   void begin_cpu_group(const std::string& title) {
     std::printf("\n--- %s\n", title.c_str());
-    std::printf("%-42s %-6s %-6s %7s %10s %9s %8s %10s  %s\n", "algorithm", "key", "n", "threads", "ms(med)",
-                "Gkeys/s", "GB/s", "vs std", "check");
+    std::printf("%-42s %-6s %-6s %7s %10s %9s %8s %10s  %s\n", "algorithm", "key", "n", "threads", "ms(med)", "Gkeys/s",
+                "GB/s", "vs std", "check");
     std::fflush(stdout);
   }
 

@@ -4,11 +4,10 @@
 // The same source builds with a plain C++17 compiler (host backend only) and with nvcc (both).
 #pragma once
 
-#include <mergepath/mergepath.hpp>
-
 #include <algorithm>
 #include <cstdint>
 #include <memory>
+#include <mergepath/mergepath.hpp>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -58,7 +57,8 @@ class backend {
 #if MERGEPATH_HAS_CUDA
       throw std::runtime_error("--gpu: no usable CUDA device (" + cuda_problem() + ")");
 #else
-      throw std::runtime_error("--gpu: this mergepath-demo was built without CUDA (no nvcc), so it runs on the CPU only");
+      throw std::runtime_error(
+          "--gpu: this mergepath-demo was built without CUDA (no nvcc), so it runs on the CPU only");
 #endif
     }
     gpu_ = choice == backend_choice::gpu || (choice == backend_choice::automatic && have_gpu);
@@ -132,8 +132,8 @@ class backend {
 #if MERGEPATH_HAS_CUDA
     if (gpu_) {
       // On the context's stream, then wait: the copy is complete before any kernel reads it.
-      MERGEPATH_CUDA_CHECK(cudaMemcpyAsync(a.data(), values.data(), values.size() * sizeof(T), cudaMemcpyHostToDevice,
-                                           cuda_->stream()));
+      MERGEPATH_CUDA_CHECK(
+          cudaMemcpyAsync(a.data(), values.data(), values.size() * sizeof(T), cudaMemcpyHostToDevice, cuda_->stream()));
       cuda_->synchronize();
       return a;
     }
@@ -147,8 +147,8 @@ class backend {
 #if MERGEPATH_HAS_CUDA
     if (gpu_) {
       std::vector<T> values(a.size());
-      MERGEPATH_CUDA_CHECK(cudaMemcpyAsync(values.data(), a.data(), values.size() * sizeof(T), cudaMemcpyDeviceToHost,
-                                           cuda_->stream()));
+      MERGEPATH_CUDA_CHECK(
+          cudaMemcpyAsync(values.data(), a.data(), values.size() * sizeof(T), cudaMemcpyDeviceToHost, cuda_->stream()));
       cuda_->synchronize();
       return values;
     }

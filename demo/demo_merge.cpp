@@ -44,7 +44,8 @@ void show_stable_pairs(backend& be, const std::vector<int>& a, const std::vector
   bool keys_right = std::is_sorted(k.begin(), k.end());
   for (std::size_t i = 0; i < total; ++i) {
     int origin = v[i];
-    int key = origin < origin_b ? a.at(static_cast<std::size_t>(origin)) : b.at(static_cast<std::size_t>(origin - origin_b));
+    int key =
+        origin < origin_b ? a.at(static_cast<std::size_t>(origin)) : b.at(static_cast<std::size_t>(origin - origin_b));
     keys_right = keys_right && key == k[i];
   }
 

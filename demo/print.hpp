@@ -37,7 +37,8 @@ void print_array_op(std::size_t count, Cell cell, int per_row = 10) {
 
 template <class T>
 void print_array(const std::vector<T>& values, const char* fmt, int per_row = 10) {
-  print_array_op(values.size(), [&](std::size_t i) { return format(fmt, values[i]); }, per_row);
+  print_array_op(
+      values.size(), [&](std::size_t i) { return format(fmt, values[i]); }, per_row);
 }
 
 }  // namespace demo

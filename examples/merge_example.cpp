@@ -1,9 +1,8 @@
 // Merging sorted arrays with mergepath: on the CPU, and on the GPU when compiled by nvcc.
 // The tests build and run this file twice (mergepath-example-host: g++, mergepath-example-gpu:
 // nvcc), so it stays correct.
-#include <mergepath/mergepath.hpp>
-
 #include <cstdio>
+#include <mergepath/mergepath.hpp>
 #include <vector>
 
 // Returns true if got == expected, printing the outcome under `what`.

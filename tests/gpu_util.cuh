@@ -2,12 +2,11 @@
 // checked runs of a GPU merge (poisoned output, guard elements, std::merge as the oracle).
 #pragma once
 
-#include <mergepath/mergepath.hpp>
-
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
 #include <cstddef>
+#include <mergepath/mergepath.hpp>
 #include <vector>
 
 #include "test_util.hpp"
@@ -105,9 +104,10 @@ void check_gpu_merge_pairs(mergepath::cuda_context& ctx, const merge_input<Key>&
 // mergepath::merge and merge_pairs (int values), default tunings, both checked as above.
 template <class Key, class Comp>
 void check_default_merges(mergepath::cuda_context& ctx, const merge_input<Key>& in, Comp comp) {
-  ASSERT_NO_FATAL_FAILURE(check_gpu_merge(ctx, in, comp, [](auto& ctx, auto a, index_t na, auto b, index_t nb, auto out) {
-    mergepath::merge(ctx, a, na, b, nb, out, Comp{});
-  }));
+  ASSERT_NO_FATAL_FAILURE(
+      check_gpu_merge(ctx, in, comp, [](auto& ctx, auto a, index_t na, auto b, index_t nb, auto out) {
+        mergepath::merge(ctx, a, na, b, nb, out, Comp{});
+      }));
   ASSERT_NO_FATAL_FAILURE((check_gpu_merge_pairs<Key, int>(
       ctx, in, comp, [](auto& ctx, auto ak, auto av, index_t na, auto bk, auto bv, index_t nb, auto ok, auto ov) {
         mergepath::merge_pairs(ctx, ak, av, na, bk, bv, nb, ok, ov, Comp{});

@@ -1,9 +1,8 @@
 // host_context, the no-CUDA build, and the merge tuning values.
-#include <mergepath/mergepath.hpp>
-#include <mergepath/tuning/merge.hpp>
-
 #include <gtest/gtest.h>
 
+#include <mergepath/mergepath.hpp>
+#include <mergepath/tuning/merge.hpp>
 #include <sstream>
 
 #include "test_util.hpp"
@@ -50,8 +49,8 @@ TEST(MergeTuning, DefaultsAndPrinting) {
   EXPECT_EQ(os.str(), "{block_threads " + std::to_string(t.block_threads) + ", items_per_thread " +
                           std::to_string(t.items_per_thread) +
                           (t.streamed ? ", streamed" : ", stages " + std::to_string(t.stages)) +
-                          ", min_resident_threads " + std::to_string(t.min_resident_threads) +
-                          ", partition_probes " + std::to_string(t.partition_probes) + "}");
+                          ", min_resident_threads " + std::to_string(t.min_resident_threads) + ", partition_probes " +
+                          std::to_string(t.partition_probes) + "}");
   // The default policy is the tuning for the key (and value) sizes.
   EXPECT_EQ(mergepath::default_merge_policy<double>::tuning.tile_items(), merge_tile_items<double>());
   EXPECT_EQ((mergepath::default_merge_policy<int, double>::tuning.tile_items()), (merge_tile_items<int, double>()));

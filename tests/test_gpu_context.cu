@@ -1,11 +1,10 @@
 // cuda_context (own and borrowed streams, properties, temporary memory), CUDA graph capture,
 // and cuda_error.
-#include <mergepath/mergepath.hpp>
-
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <mergepath/mergepath.hpp>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -22,7 +21,8 @@ void check_merges_on(mergepath::cuda_context& ctx) {
   merge_case c{3 * merge_tile_items<int>() + 11, 2 * merge_tile_items<int>() - 7, distribution::few_distinct,
                case_seed({10})};
   SCOPED_TRACE(c.name());
-  ASSERT_NO_FATAL_FAILURE(check_default_merges(ctx, make_merge_input<int>(c, mergepath::less<>{}), mergepath::less<>{}));
+  ASSERT_NO_FATAL_FAILURE(
+      check_default_merges(ctx, make_merge_input<int>(c, mergepath::less<>{}), mergepath::less<>{}));
 }
 
 TEST_F(CudaContext, OwnStreamAndProperties) {
@@ -120,8 +120,10 @@ TEST_F(CudaContext, MergeCapturedInGraph) {
     SCOPED_TRACE(c.name());
     merge_input<int> in = make_merge_input<int>(c, mergepath::less<>{});
     // New input, ordered before the replay on the same stream.
-    MERGEPATH_CUDA_CHECK(cudaMemcpyAsync(a.data(), in.a.data(), na * sizeof(int), cudaMemcpyHostToDevice, ctx.stream()));
-    MERGEPATH_CUDA_CHECK(cudaMemcpyAsync(b.data(), in.b.data(), nb * sizeof(int), cudaMemcpyHostToDevice, ctx.stream()));
+    MERGEPATH_CUDA_CHECK(
+        cudaMemcpyAsync(a.data(), in.a.data(), na * sizeof(int), cudaMemcpyHostToDevice, ctx.stream()));
+    MERGEPATH_CUDA_CHECK(
+        cudaMemcpyAsync(b.data(), in.b.data(), nb * sizeof(int), cudaMemcpyHostToDevice, ctx.stream()));
     MERGEPATH_CUDA_CHECK(cudaGraphLaunch(exec, ctx.stream()));
     ctx.synchronize();
     EXPECT_TRUE(ranges_equal(std_merge(in.a, in.b, mergepath::less<>{}), out.download()));

@@ -1,12 +1,11 @@
 // Heavy GPU tests (CTest label `large`; CI leaves them out): more than 2^31 outputs, 2^29 int32
 // against std::merge, many tiles per block of the default persistent grid, and every size up
 // to a few tiles.
-#include <mergepath/mergepath.hpp>
-
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
 #include <array>
+#include <mergepath/mergepath.hpp>
 #include <random>
 #include <vector>
 
@@ -95,10 +94,9 @@ TEST_F(GpuMergeLarge, TwoToThe28PlusTwoToThe28Int32) {
   std::mt19937_64 rng(case_seed({13}));
   merge_input<int> in{sorted_random_ints(n, rng), sorted_random_ints(n, rng)};
   mergepath::cuda_context ctx;
-  ASSERT_NO_FATAL_FAILURE(check_gpu_merge(ctx, in, mergepath::less<>{},
-                                          [](auto& ctx, auto a, index_t na, auto b, index_t nb, auto out) {
-                                            mergepath::merge(ctx, a, na, b, nb, out);
-                                          }));
+  ASSERT_NO_FATAL_FAILURE(check_gpu_merge(
+      ctx, in, mergepath::less<>{},
+      [](auto& ctx, auto a, index_t na, auto b, index_t nb, auto out) { mergepath::merge(ctx, a, na, b, nb, out); }));
 }
 
 // Enough tiles that every block of the default (two-stage, persistent) grid merges many, so the
@@ -123,10 +121,9 @@ TEST_F(GpuMergeLarge, EverySizeUpToTwoTiles) {
     merge_case c{a_count, n - a_count, distribution::few_distinct, case_seed({15, n, 1})};
     SCOPED_TRACE(c.name());
     merge_input<int> in = make_merge_input<int>(c, mergepath::less<>{});
-    ASSERT_NO_FATAL_FAILURE(check_gpu_merge(ctx, in, mergepath::less<>{},
-                                            [](auto& ctx, auto a, index_t na, auto b, index_t nb, auto out) {
-                                              mergepath::merge(ctx, a, na, b, nb, out);
-                                            }));
+    ASSERT_NO_FATAL_FAILURE(check_gpu_merge(
+        ctx, in, mergepath::less<>{},
+        [](auto& ctx, auto a, index_t na, auto b, index_t nb, auto out) { mergepath::merge(ctx, a, na, b, nb, out); }));
     if (n <= 2 * pairs_tile + 2)
       ASSERT_NO_FATAL_FAILURE((check_gpu_merge_pairs<int, int>(
           ctx, in, mergepath::less<>{},

@@ -1,12 +1,10 @@
 // merge (keys) on a cuda_context: against std::merge over key types, comparators, sizes and
 // distributions; custom tunings; iterator inputs; argument errors; checked mode; unsorted input.
-#include <mergepath/mergepath.hpp>
-
+#include <gtest/gtest.h>
 #include <thrust/iterator/counting_iterator.h>
 
-#include <gtest/gtest.h>
-
 #include <algorithm>
+#include <mergepath/mergepath.hpp>
 #include <random>
 #include <vector>
 
@@ -15,11 +13,12 @@
 namespace mergepath_test {
 namespace {
 
-using key_cases = ::testing::Types<keys_case<std::int32_t, mergepath::less<>>, keys_case<std::int64_t, mergepath::greater<>>,
-                                   keys_case<std::uint32_t, mergepath::less<>>, keys_case<float, mergepath::less<>>,
-                                   keys_case<double, mergepath::greater<>>, keys_case<point, point_less>,
-                                   // ties on x with different y: keys-only stability shows in the output
-                                   keys_case<point, point_x_less>>;
+using key_cases =
+    ::testing::Types<keys_case<std::int32_t, mergepath::less<>>, keys_case<std::int64_t, mergepath::greater<>>,
+                     keys_case<std::uint32_t, mergepath::less<>>, keys_case<float, mergepath::less<>>,
+                     keys_case<double, mergepath::greater<>>, keys_case<point, point_less>,
+                     // ties on x with different y: keys-only stability shows in the output
+                     keys_case<point, point_x_less>>;
 
 template <class Case>
 class GpuMerge : public gpu_test {};
@@ -166,9 +165,8 @@ TEST_F(GpuMergeArguments, BadArgumentsThrowBeforeWriting) {
   expect_invalid_argument([&] { mergepath::merge(ctx, null, 3, b.data(), 2, out.data()); }, "a is a null pointer");
   expect_invalid_argument([&] { mergepath::merge(ctx, a.data(), 3, null, 2, out.data()); }, "b is a null pointer");
   expect_invalid_argument([&] { mergepath::merge(ctx, a.data(), 3, b.data(), 2, null); }, "out is a null pointer");
-  expect_invalid_argument(
-      [&] { mergepath::merge_tuned<one_stage_policy>(ctx, a.data(), 3, b.data(), -5, out.data()); },
-      "b count is negative");
+  expect_invalid_argument([&] { mergepath::merge_tuned<one_stage_policy>(ctx, a.data(), 3, b.data(), -5, out.data()); },
+                          "b count is negative");
   expect_invalid_argument(
       [&] { mergepath::merge_pairs(ctx, a.data(), a.data(), 3, b.data(), b.data(), -1, out.data(), vals.data()); },
       "b_keys count is negative");
@@ -211,10 +209,8 @@ TEST_F(GpuMergeChecked, UnsortedInputThrowsNamingThePosition) {
     device_vector<int> out(static_cast<std::size_t>(2 * count)), vals(static_cast<std::size_t>(2 * count));
     out.fill_poison();
     vals.fill_poison();
-    expect_invalid_argument([&] { mergepath::merge(ctx, a.data(), count, sorted.data(), count, out.data()); },
-                            "a[5]");
-    expect_invalid_argument([&] { mergepath::merge(ctx, sorted.data(), count, b.data(), count, out.data()); },
-                            "b[7]");
+    expect_invalid_argument([&] { mergepath::merge(ctx, a.data(), count, sorted.data(), count, out.data()); }, "a[5]");
+    expect_invalid_argument([&] { mergepath::merge(ctx, sorted.data(), count, b.data(), count, out.data()); }, "b[7]");
     expect_invalid_argument(
         [&] {
           mergepath::merge_pairs(ctx, sorted.data(), sorted.data(), count, b.data(), sorted.data(), count, out.data(),

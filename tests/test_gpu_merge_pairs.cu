@@ -1,7 +1,7 @@
 // merge_pairs on a cuda_context: values record their origin, so the output shows stability.
-#include <mergepath/mergepath.hpp>
-
 #include <gtest/gtest.h>
+
+#include <mergepath/mergepath.hpp>
 
 #include "gpu_util.cuh"
 

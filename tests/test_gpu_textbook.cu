@@ -1,12 +1,10 @@
 // The textbook ladder (merge_basic, merge_tiled, merge_circular): same contract as merge, checked
 // the same way, at sizes around its tile (1024) and section (16384).
-#include <mergepath/textbook.hpp>
-
+#include <gtest/gtest.h>
 #include <thrust/iterator/counting_iterator.h>
 
-#include <gtest/gtest.h>
-
 #include <algorithm>
+#include <mergepath/textbook.hpp>
 #include <random>
 #include <vector>
 

@@ -1,9 +1,8 @@
 // merge and merge_pairs on a host_context, against std::merge; argument errors; checked mode.
-#include <mergepath/mergepath.hpp>
-
 #include <gtest/gtest.h>
 
 #include <deque>
+#include <mergepath/mergepath.hpp>
 #include <random>
 #include <string>
 #include <vector>
@@ -17,12 +16,13 @@ namespace {
 // Work under 2^15 items per chunk stays on one thread, so only the large sizes split.
 const std::vector<int> thread_counts{1, 2, 3, 8};
 
-using key_cases = ::testing::Types<keys_case<std::int32_t, mergepath::less<>>, keys_case<std::int32_t, mergepath::greater<>>,
-                                   keys_case<std::int64_t, mergepath::greater<>>, keys_case<std::uint32_t, mergepath::less<>>,
-                                   keys_case<float, mergepath::less<>>, keys_case<double, mergepath::greater<>>,
-                                   keys_case<point, point_less>,
-                                   // ties on x with different y: keys-only stability shows in the output
-                                   keys_case<point, point_x_less>>;
+using key_cases =
+    ::testing::Types<keys_case<std::int32_t, mergepath::less<>>, keys_case<std::int32_t, mergepath::greater<>>,
+                     keys_case<std::int64_t, mergepath::greater<>>, keys_case<std::uint32_t, mergepath::less<>>,
+                     keys_case<float, mergepath::less<>>, keys_case<double, mergepath::greater<>>,
+                     keys_case<point, point_less>,
+                     // ties on x with different y: keys-only stability shows in the output
+                     keys_case<point, point_x_less>>;
 
 template <class Case>
 class HostMerge : public ::testing::Test {};
@@ -46,9 +46,10 @@ TYPED_TEST(HostMerge, MatchesStdMerge) {
   }
 }
 
-using pair_cases = ::testing::Types<pairs_case<std::int32_t, std::int32_t, mergepath::less<>>,
-                                    pairs_case<std::int64_t, std::int64_t, mergepath::greater<>>,
-                                    pairs_case<float, std::uint32_t, mergepath::less<>>, pairs_case<point, std::int32_t, point_less>>;
+using pair_cases =
+    ::testing::Types<pairs_case<std::int32_t, std::int32_t, mergepath::less<>>,
+                     pairs_case<std::int64_t, std::int64_t, mergepath::greater<>>,
+                     pairs_case<float, std::uint32_t, mergepath::less<>>, pairs_case<point, std::int32_t, point_less>>;
 
 template <class Case>
 class HostMergePairs : public ::testing::Test {};
@@ -191,8 +192,8 @@ TEST(HostMergeChecked, SortedInputPasses) {
   for (const merge_case& c : merge_cases({0, 1, 1009, 65537})) {
     SCOPED_TRACE(c.name());
     for (bool descending : {false, true}) {
-      merge_input<int> in = descending ? make_merge_input<int>(c, mergepath::greater<>{})
-                                       : make_merge_input<int>(c, mergepath::less<>{});
+      merge_input<int> in =
+          descending ? make_merge_input<int>(c, mergepath::greater<>{}) : make_merge_input<int>(c, mergepath::less<>{});
       std::vector<int> out(in.a.size() + in.b.size());
       if (descending) {
         mergepath::merge(ctx, in.a.data(), c.a_count, in.b.data(), c.b_count, out.data(), mergepath::greater<>{});

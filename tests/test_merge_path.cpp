@@ -1,9 +1,8 @@
 // merge_path (the co-rank search) and clamp_next_split on their own, against brute force.
-#include <mergepath/thread/merge_path.hpp>
-
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <mergepath/thread/merge_path.hpp>
 #include <random>
 #include <vector>
 
@@ -93,7 +92,9 @@ TEST(MergePath, MatchesBruteForceWithGreater) { check_all_diagonals_against_brut
 TEST(MergePath, LectureWorkedExample) {
   std::vector<int> a{1, 7, 8, 9, 10}, b{7, 10, 10, 12};
   ASSERT_EQ(std_merge(a, b, mergepath::less<>{}), (std::vector<int>{1, 7, 7, 8, 9, 10, 10, 10, 12}));
-  auto co_rank = [&](index_t k) { return mergepath::merge_path(a.data(), index_t{5}, b.data(), index_t{4}, k, mergepath::less<>{}); };
+  auto co_rank = [&](index_t k) {
+    return mergepath::merge_path(a.data(), index_t{5}, b.data(), index_t{4}, k, mergepath::less<>{});
+  };
   EXPECT_EQ(co_rank(3), 2);  // j = 3 - 2 = 1
   EXPECT_EQ(co_rank(6), 5);  // j = 6 - 5 = 1
   EXPECT_EQ(co_rank(0), 0);
@@ -111,9 +112,11 @@ TEST(MergePath, UnsortedInputStaysInRange) {
     index_t na = static_cast<index_t>(a.size()), nb = static_cast<index_t>(b.size());
     for (index_t diag = 0; diag <= na + nb; ++diag) {
       SCOPED_TRACE(::testing::Message() << "trial " << trial << ", diag " << diag);
-      for (index_t i : {mergepath::merge_path<bounds::lower>(checked_view(a), na, checked_view(b), nb, diag, mergepath::less<>{}),
-                        mergepath::merge_path<bounds::upper>(checked_view(a), na, checked_view(b), nb, diag, mergepath::less<>{}),
-                        mergepath::merge_path<bounds::lower, 3>(checked_view(a), na, checked_view(b), nb, diag, mergepath::less<>{})}) {
+      for (index_t i :
+           {mergepath::merge_path<bounds::lower>(checked_view(a), na, checked_view(b), nb, diag, mergepath::less<>{}),
+            mergepath::merge_path<bounds::upper>(checked_view(a), na, checked_view(b), nb, diag, mergepath::less<>{}),
+            mergepath::merge_path<bounds::lower, 3>(checked_view(a), na, checked_view(b), nb, diag,
+                                                    mergepath::less<>{})}) {
         ASSERT_GE(i, std::max<index_t>(0, diag - nb));
         ASSERT_LE(i, std::min(diag, na));
       }
@@ -153,7 +156,7 @@ TEST(ClampNextSplit, KeepsRangesValidAndSortedSplitsUnchanged) {
                                                 << diag1 << " a0 " << a0 << " a1 " << a1);
               index_t r = mergepath::clamp_next_split(a0, a1, diag0, diag1);
               index_t b0 = diag0 - a0, b1 = diag1 - r;
-              ASSERT_GE(r, a0);  // a[a0, r) is a range
+              ASSERT_GE(r, a0);   // a[a0, r) is a range
               ASSERT_GE(b1, b0);  // b[b0, b1) is a range
               ASSERT_GE(r, std::max<index_t>(0, diag1 - nb));
               ASSERT_LE(r, std::min(diag1, na));
@@ -182,7 +185,9 @@ TEST(ClampNextSplit, ChunksStayInsideTheInputs) {
     std::uniform_int_distribution<index_t> cut(0, total);
     std::vector<index_t> diags{0, total, cut(rng), cut(rng), cut(rng), cut(rng)};
     std::sort(diags.begin(), diags.end());
-    auto split = [&](index_t diag) { return mergepath::merge_path(a.data(), na, b.data(), nb, diag, mergepath::less<>{}); };
+    auto split = [&](index_t diag) {
+      return mergepath::merge_path(a.data(), na, b.data(), nb, diag, mergepath::less<>{});
+    };
     index_t previous_a1 = 0;
     for (std::size_t c = 1; c < diags.size(); ++c) {
       SCOPED_TRACE(::testing::Message() << "trial " << trial << ", chunk " << c);

@@ -1,10 +1,9 @@
 // serial_merge, serial_merge_pairs and serial_merge_n (one thread's share) against std::merge.
-#include <mergepath/thread/merge_path.hpp>
-#include <mergepath/thread/serial_merge.hpp>
-
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <mergepath/thread/merge_path.hpp>
+#include <mergepath/thread/serial_merge.hpp>
 #include <numeric>
 #include <random>
 #include <vector>
@@ -93,7 +92,9 @@ std::vector<int> expected_tile_sources(const std::vector<int>& keys, int a_count
   std::vector<int> a(static_cast<std::size_t>(a_count)), b(keys.size() - a.size()), out(keys.size());
   std::iota(a.begin(), a.end(), 0);
   std::iota(b.begin(), b.end(), a_count);
-  auto by_key = [&](int l, int r) { return comp(keys[static_cast<std::size_t>(l)], keys[static_cast<std::size_t>(r)]); };
+  auto by_key = [&](int l, int r) {
+    return comp(keys[static_cast<std::size_t>(l)], keys[static_cast<std::size_t>(r)]);
+  };
   if (which == bounds::lower)
     std::merge(a.begin(), a.end(), b.begin(), b.end(), out.begin(), by_key);
   else

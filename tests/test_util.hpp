@@ -5,16 +5,15 @@
 
 #include <gtest/gtest.h>
 
-#include <mergepath/detail/config.hpp>
-#include <mergepath/functional.hpp>
-#include <mergepath/tuning/merge.hpp>
-
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
 #include <limits>
+#include <mergepath/detail/config.hpp>
+#include <mergepath/functional.hpp>
+#include <mergepath/tuning/merge.hpp>
 #include <ostream>
 #include <random>
 #include <sstream>
@@ -42,9 +41,7 @@ inline std::ostream& operator<<(std::ostream& os, const point& p) { return os <<
 
 // Orders by x, then y. MERGEPATH_HD: usable on the GPU when compiled by nvcc.
 struct point_less {
-  MERGEPATH_HD bool operator()(const point& l, const point& r) const {
-    return l.x < r.x || (l.x == r.x && l.y < r.y);
-  }
+  MERGEPATH_HD bool operator()(const point& l, const point& r) const { return l.x < r.x || (l.x == r.x && l.y < r.y); }
 };
 
 // Orders by x alone: points with equal x and different y are ties, so an unstable keys-only
@@ -125,19 +122,25 @@ enum class distribution { uniform, sorted, reversed, all_equal, few_distinct, or
 
 inline const char* to_string(distribution d) {
   switch (d) {
-    case distribution::uniform: return "uniform";
-    case distribution::sorted: return "sorted";
-    case distribution::reversed: return "reversed";
-    case distribution::all_equal: return "all_equal";
-    case distribution::few_distinct: return "few_distinct";
-    case distribution::organ_pipe: return "organ_pipe";
+    case distribution::uniform:
+      return "uniform";
+    case distribution::sorted:
+      return "sorted";
+    case distribution::reversed:
+      return "reversed";
+    case distribution::all_equal:
+      return "all_equal";
+    case distribution::few_distinct:
+      return "few_distinct";
+    case distribution::organ_pipe:
+      return "organ_pipe";
   }
   return "?";
 }
 
 inline const std::vector<distribution>& all_distributions() {
-  static const std::vector<distribution> all{distribution::uniform,   distribution::sorted,
-                                             distribution::reversed,  distribution::all_equal,
+  static const std::vector<distribution> all{distribution::uniform,      distribution::sorted,
+                                             distribution::reversed,     distribution::all_equal,
                                              distribution::few_distinct, distribution::organ_pipe};
   return all;
 }
@@ -150,12 +153,24 @@ inline std::vector<std::int64_t> make_values(distribution d, index_t count, std:
   for (index_t i = 0; i < count; ++i) {
     auto& x = v[static_cast<std::size_t>(i)];
     switch (d) {
-      case distribution::uniform: x = wide(rng); break;
-      case distribution::sorted: x = i; break;
-      case distribution::reversed: x = count - 1 - i; break;
-      case distribution::all_equal: x = 42; break;
-      case distribution::few_distinct: x = few(rng); break;
-      case distribution::organ_pipe: x = std::min(i, count - 1 - i); break;
+      case distribution::uniform:
+        x = wide(rng);
+        break;
+      case distribution::sorted:
+        x = i;
+        break;
+      case distribution::reversed:
+        x = count - 1 - i;
+        break;
+      case distribution::all_equal:
+        x = 42;
+        break;
+      case distribution::few_distinct:
+        x = few(rng);
+        break;
+      case distribution::organ_pipe:
+        x = std::min(i, count - 1 - i);
+        break;
     }
   }
   return v;

@@ -1,11 +1,11 @@
 // Errors: bad arguments throw std::invalid_argument; failed CUDA calls throw cuda_error.
 #pragma once
 
+#include <cstddef>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
 #include <utility>
-#include <cstddef>
 
 #include "detail/config.hpp"
 
@@ -20,8 +20,8 @@ namespace mergepath {
 struct cuda_error : std::runtime_error {
   cudaError_t code;
   cuda_error(cudaError_t code, const char* call, const char* file, int line)
-      : std::runtime_error(std::string(call) + " failed: " + cudaGetErrorName(code) + " (" +
-                           cudaGetErrorString(code) + ") at " + file + ":" + std::to_string(line)),
+      : std::runtime_error(std::string(call) + " failed: " + cudaGetErrorName(code) + " (" + cudaGetErrorString(code) +
+                           ") at " + file + ":" + std::to_string(line)),
         code(code) {}
 };
 
@@ -45,7 +45,8 @@ void launch(const char* kernel_name, void (*kernel)(Params...), dim3 grid, dim3 
   kernel<<<grid, block, shared_bytes, stream>>>(std::forward<Args>(args)...);
 #endif
   cudaError_t code = cudaGetLastError();
-  if (code != cudaSuccess) throw cuda_error(code, (std::string("launch of ") + kernel_name).c_str(), __FILE__, __LINE__);
+  if (code != cudaSuccess)
+    throw cuda_error(code, (std::string("launch of ") + kernel_name).c_str(), __FILE__, __LINE__);
 }
 }  // namespace detail
 #endif
@@ -60,8 +61,8 @@ inline void require(bool ok, const char* algorithm, const char* what) {
 template <class It>
 inline void require_range(const char* algorithm, const char* name, const It& first, index_t count) {
   if (count < 0)
-    throw std::invalid_argument(std::string("mergepath::") + algorithm + ": " + name +
-                                " count is negative (" + std::to_string(count) + ")");
+    throw std::invalid_argument(std::string("mergepath::") + algorithm + ": " + name + " count is negative (" +
+                                std::to_string(count) + ")");
   if constexpr (std::is_pointer_v<It>) {
     if (count > 0 && first == nullptr)
       throw std::invalid_argument(std::string("mergepath::") + algorithm + ": " + name +
@@ -70,10 +71,9 @@ inline void require_range(const char* algorithm, const char* name, const It& fir
 }
 
 [[noreturn]] inline void throw_unsorted(const char* algorithm, const char* name, index_t position) {
-  throw std::invalid_argument(std::string("mergepath::") + algorithm + ": input " + name +
-                              " is not sorted: " + name + "[" + std::to_string(position) +
-                              "] is ordered before " + name + "[" + std::to_string(position - 1) +
-                              "]");
+  throw std::invalid_argument(std::string("mergepath::") + algorithm + ": input " + name + " is not sorted: " + name +
+                              "[" + std::to_string(position) + "] is ordered before " + name + "[" +
+                              std::to_string(position - 1) + "]");
 }
 
 }  // namespace detail

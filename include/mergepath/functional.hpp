@@ -13,7 +13,9 @@ struct less {
 template <>
 struct less<void> {
   template <class A, class B>
-  MERGEPATH_HD constexpr bool operator()(const A& a, const B& b) const { return a < b; }
+  MERGEPATH_HD constexpr bool operator()(const A& a, const B& b) const {
+    return a < b;
+  }
 };
 
 template <class T = void>
@@ -23,7 +25,9 @@ struct greater {
 template <>
 struct greater<void> {
   template <class A, class B>
-  MERGEPATH_HD constexpr bool operator()(const A& a, const B& b) const { return b < a; }
+  MERGEPATH_HD constexpr bool operator()(const A& a, const B& b) const {
+    return b < a;
+  }
 };
 
 // Which bound a search returns, and on ties which input a merge path takes first:

@@ -38,11 +38,11 @@ void launch_tiled(cuda_context& ctx, AIt a, index_t a_count, BIt b, index_t b_co
   if (total == 0) return;
   auto blocks = detail::ceil_div<index_t>(total, shape::section_items);
   std::size_t shared_bytes = 2 * shape::tile_items * sizeof(T);
-  auto kernel = kernel::textbook_merge_tiled_kernel<shape::block_threads, shape::tile_items, Circular, AIt, BIt,
-                                                    OutIt, Comp>;
+  auto kernel =
+      kernel::textbook_merge_tiled_kernel<shape::block_threads, shape::tile_items, Circular, AIt, BIt, OutIt, Comp>;
   if (shared_bytes > 48 * 1024)
-    MERGEPATH_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                              static_cast<int>(shared_bytes)));
+    MERGEPATH_CUDA_CHECK(
+        cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared_bytes)));
   detail::launch("textbook_merge_tiled_kernel", kernel, static_cast<unsigned>(blocks), shape::block_threads,
                  shared_bytes, ctx.stream(), a, a_count, b, b_count, out, index_t{shape::section_items}, comp);
 }
@@ -71,8 +71,7 @@ void merge_tiled(cuda_context& ctx, AIt a, index_t a_count, BIt b, index_t b_cou
 
 // Step 3: circular tiles, refilled with only what the last step consumed.
 template <class AIt, class BIt, class OutIt, class Comp = less<>>
-void merge_circular(cuda_context& ctx, AIt a, index_t a_count, BIt b, index_t b_count, OutIt out,
-                    Comp comp = {}) {
+void merge_circular(cuda_context& ctx, AIt a, index_t a_count, BIt b, index_t b_count, OutIt out, Comp comp = {}) {
   detail_::validate("textbook::merge_circular", a, a_count, b, b_count, out);
   detail_::launch_tiled<true>(ctx, a, a_count, b, b_count, out, comp);
 }

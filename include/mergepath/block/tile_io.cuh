@@ -14,8 +14,8 @@ namespace block {
 // cp.async moves 4, 8 or 16 naturally aligned bytes global -> shared without passing through
 // registers, so a tile's loads can be in flight while the block works on another tile.
 template <class T, class It>
-constexpr bool can_copy_async =
-    std::is_pointer_v<It> && (sizeof(T) == 4 || sizeof(T) == 8 || sizeof(T) == 16) && alignof(T) == sizeof(T);
+constexpr bool can_copy_async = std::is_pointer_v<It> && (sizeof(T) == 4 || sizeof(T) == 8 || sizeof(T) == 16) &&
+                                alignof(T) == sizeof(T);
 
 template <class T, class It>
 __device__ __forceinline__ void copy_element_to_shared(T* dst, It src) {
@@ -28,7 +28,9 @@ __device__ __forceinline__ void copy_element_to_shared(T* dst, It src) {
 // Groups the copies issued so far; wait_for_copies<N>() waits until at most N groups are pending.
 __device__ __forceinline__ void commit_copies() { __pipeline_commit(); }
 template <int PendingGroups>
-__device__ __forceinline__ void wait_for_copies() { __pipeline_wait_prior(PendingGroups); }
+__device__ __forceinline__ void wait_for_copies() {
+  __pipeline_wait_prior(PendingGroups);
+}
 
 // Where a tile's two runs sit in its shared-memory buffer (positions in elements).
 struct tile_layout {
@@ -52,7 +54,8 @@ __device__ tile_layout tile_layout_for(AIt a, int a_count, BIt b, int b_count) {
   constexpr int v = detail::min_of(vector_items<T, AIt>, vector_items<T, BIt>);
   if constexpr (v > 1) {
     int a_pos = static_cast<int>(reinterpret_cast<std::uintptr_t>(a) / sizeof(T) % v);
-    int b_pos = (a_pos + a_count + v - 1) / v * v + static_cast<int>(reinterpret_cast<std::uintptr_t>(b) / sizeof(T) % v);
+    int b_pos =
+        (a_pos + a_count + v - 1) / v * v + static_cast<int>(reinterpret_cast<std::uintptr_t>(b) / sizeof(T) % v);
     return {a_pos, a_count, b_pos, b_count};
   } else {
     return {0, a_count, a_count, b_count};
@@ -70,7 +73,7 @@ __device__ void copy_run_to_shared(It src, int count, T* shared, int pos) {
   if constexpr (v > 1) {
     const T* from = src;
     if ((reinterpret_cast<std::uintptr_t>(from) - reinterpret_cast<std::uintptr_t>(shared + pos)) % 16 == 0) {
-      int first = (pos + v - 1) / v * v;    // the whole 16-byte pieces cover shared[first, last)
+      int first = (pos + v - 1) / v * v;  // the whole 16-byte pieces cover shared[first, last)
       int last = (pos + count) / v * v;
       if (first < last) {
         int vectors = (last - first) / v;
@@ -98,7 +101,7 @@ __device__ void copy_run_to_shared(It src, int count, T* shared, int pos) {
 // Each thread's ItemsPerThread consecutive results go to shared[ItemsPerThread * t + i].
 template <int ItemsPerThread, class T>
 __device__ void store_blocked_to_shared(const T (&items)[ItemsPerThread], T* shared) {
-MERGEPATH_UNROLL
+  MERGEPATH_UNROLL
   for (int i = 0; i < ItemsPerThread; ++i) shared[ItemsPerThread * threadIdx.x + i] = items[i];
 }
 

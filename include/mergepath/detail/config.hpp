@@ -26,11 +26,17 @@ using index_t = std::int64_t;
 namespace detail {
 
 template <class T>
-MERGEPATH_HD constexpr T min_of(T a, T b) { return b < a ? b : a; }
+MERGEPATH_HD constexpr T min_of(T a, T b) {
+  return b < a ? b : a;
+}
 template <class T>
-MERGEPATH_HD constexpr T max_of(T a, T b) { return a < b ? b : a; }
+MERGEPATH_HD constexpr T max_of(T a, T b) {
+  return a < b ? b : a;
+}
 template <class T>
-MERGEPATH_HD constexpr T ceil_div(T a, T b) { return (a + b - 1) / b; }
+MERGEPATH_HD constexpr T ceil_div(T a, T b) {
+  return (a + b - 1) / b;
+}
 
 }  // namespace detail
 }  // namespace mergepath

@@ -32,13 +32,12 @@ index_t first_unsorted(cuda_context& ctx, It x, index_t count, Comp comp) {
   auto first = ctx.allocate<unsigned long long>(1);
   MERGEPATH_CUDA_CHECK(cudaMemsetAsync(first.data(), 0xff, sizeof(unsigned long long), ctx.stream()));
   constexpr int threads = 256;
-  int blocks = static_cast<int>(detail::min_of<index_t>(detail::ceil_div<index_t>(count, threads),
-                                                        4 * ctx.props().multiProcessorCount * 8));
-  detail::launch("first_unsorted_kernel", kernel::first_unsorted_kernel<It, Comp>, blocks, threads, 0, ctx.stream(),
-                 x, count, first.data(), comp);
+  int blocks = static_cast<int>(
+      detail::min_of<index_t>(detail::ceil_div<index_t>(count, threads), 4 * ctx.props().multiProcessorCount * 8));
+  detail::launch("first_unsorted_kernel", kernel::first_unsorted_kernel<It, Comp>, blocks, threads, 0, ctx.stream(), x,
+                 count, first.data(), comp);
   unsigned long long result = 0;
-  MERGEPATH_CUDA_CHECK(
-      cudaMemcpyAsync(&result, first.data(), sizeof(result), cudaMemcpyDeviceToHost, ctx.stream()));
+  MERGEPATH_CUDA_CHECK(cudaMemcpyAsync(&result, first.data(), sizeof(result), cudaMemcpyDeviceToHost, ctx.stream()));
   ctx.synchronize();
   return result == ~0ull ? -1 : static_cast<index_t>(result);
 }

@@ -1,5 +1,7 @@
-// merge and merge_pairs on a cuda_context: partition the output into tiles by Merge Path, then
-// merge every tile in shared memory. Two launches, no synchronization.
+// merge and merge_pairs on a cuda_context. The tiled schedule (every default): a pass that
+// partitions the output into tiles by Merge Path, then one that merges every tile in shared
+// memory; two launches. The streamed schedule (keys, opt-in through the tuning): one launch.
+// Neither synchronizes.
 #pragma once
 
 #include <atomic>
@@ -28,8 +30,8 @@ int resident_blocks_per_sm(const cuda_context& ctx, int block_threads, std::size
   if (device < max_devices)
     if (int known = cached[device].load(std::memory_order_relaxed)) return known;
   if (shared_bytes > 48 * 1024)
-    MERGEPATH_CUDA_CHECK(cudaFuncSetAttribute(Kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                              static_cast<int>(shared_bytes)));
+    MERGEPATH_CUDA_CHECK(
+        cudaFuncSetAttribute(Kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared_bytes)));
   int per_sm = 0;
   MERGEPATH_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, Kernel, block_threads, shared_bytes));
   if (per_sm < 1)
@@ -39,8 +41,7 @@ int resident_blocks_per_sm(const cuda_context& ctx, int block_threads, std::size
   return per_sm;
 }
 
-template <class Policy, class AKeys, class AVals, class BKeys, class BVals, class OutKeys, class OutVals,
-          class Comp>
+template <class Policy, class AKeys, class AVals, class BKeys, class BVals, class OutKeys, class OutVals, class Comp>
 void launch_merge(cuda_context& ctx, AKeys a_keys, AVals a_vals, index_t a_count, BKeys b_keys, BVals b_vals,
                   index_t b_count, OutKeys out_keys, OutVals out_vals, Comp comp) {
   constexpr merge_tuning tuning = Policy::tuning;

@@ -13,8 +13,8 @@ namespace mergepath {
 namespace host {
 
 template <class AIt, class BIt, class Comp>
-void check_merge_inputs(const host_context& ctx, const char* algorithm, AIt a, index_t a_count, BIt b,
-                        index_t b_count, Comp comp) {
+void check_merge_inputs(const host_context& ctx, const char* algorithm, AIt a, index_t a_count, BIt b, index_t b_count,
+                        Comp comp) {
   if (!ctx.checked()) return;
   if (index_t i = first_unsorted(ctx, a, a_count, comp); i >= 0) detail::throw_unsorted(algorithm, "a", i);
   if (index_t i = first_unsorted(ctx, b, b_count, comp); i >= 0) detail::throw_unsorted(algorithm, "b", i);
@@ -62,8 +62,8 @@ void merge_pairs(host_context& ctx, AKeys a_keys, AVals a_vals, index_t a_count,
   host::check_merge_inputs(ctx, "merge_pairs", a_keys, a_count, b_keys, b_count, comp);
   host::for_each_merge_chunk(ctx, a_keys, a_count, b_keys, b_count, comp,
                              [&](index_t a0, index_t a1, index_t b0, index_t b1, index_t out0) {
-                               serial_merge_pairs(a_keys + a0, a_vals + a0, a1 - a0, b_keys + b0, b_vals + b0,
-                                                  b1 - b0, out_keys + out0, out_vals + out0, comp);
+                               serial_merge_pairs(a_keys + a0, a_vals + a0, a1 - a0, b_keys + b0, b_vals + b0, b1 - b0,
+                                                  out_keys + out0, out_vals + out0, comp);
                              });
 }
 

@@ -30,7 +30,8 @@ template <class It>
 using value_of = typename value_of_impl<It>::type;
 
 // partitions[p] = where output p * tile_items splits between a and b (p = 0 .. num_partitions).
-// Latency-bound (one chain of dependent global loads per thread), hence the wide search steps.
+// One chain of dependent global loads per thread; on an H200 it is bound by the DRAM sectors
+// those loads fetch (bench/NOTES.md), which is why tiles are large.
 template <int Probes, class AIt, class BIt, class Comp>
 __global__ void merge_partition_kernel(AIt a, index_t a_count, BIt b, index_t b_count, index_t tile_items,
                                        index_t num_partitions, index_t* partitions, Comp comp) {
@@ -46,8 +47,7 @@ struct merge_tile {
   int a_count, b_count;
 };
 
-__device__ inline merge_tile merge_tile_at(const index_t* partitions, index_t tile, int tile_items,
-                                           index_t total) {
+__device__ inline merge_tile merge_tile_at(const index_t* partitions, index_t tile, int tile_items, index_t total) {
   index_t diag0 = tile * tile_items;
   index_t diag1 = detail::min_of(diag0 + tile_items, total);
   index_t a0 = partitions[tile];
@@ -58,7 +58,7 @@ __device__ inline merge_tile merge_tile_at(const index_t* partitions, index_t ti
 
 // Shared memory of one pipeline stage: the tile's keys, then (pairs) its values, each with the
 // padding block::tile_padding asks for.
-template <class Key, class Value, int TileItems, int Slots>
+template <class Key, class Value, int Slots>
 struct merge_stage_layout {
   static constexpr std::size_t align16(std::size_t n) { return (n + 15) / 16 * 16; }
   static constexpr std::size_t keys_bytes = align16(sizeof(Key) * Slots);
@@ -74,19 +74,17 @@ struct merge_stage_layout {
 
 template <class Policy, class AKeys, class AVals>
 using merge_layout_of =
-    merge_stage_layout<value_of<AKeys>, value_of<AVals>, Policy::tuning.tile_items(),
+    merge_stage_layout<value_of<AKeys>, value_of<AVals>,
                        Policy::tuning.tile_items() + block::tile_padding<Policy::tuning.items_per_thread>>;
 
-// The register bound (tuning.min_resident_threads) matters: left alone, the compiler spends up
-// to 128 registers a thread on the unrolled loops, leaving room for a quarter of the SM's threads.
 // Merges tiles blockIdx.x, blockIdx.x + gridDim.x, ...; with two stages the next tile's loads are
-// in flight while this one is merged. Keys-only when AVals is no_values.
-template <class Policy, class AKeys, class AVals, class BKeys, class BVals, class OutKeys, class OutVals,
-          class Comp>
+// in flight while this one is merged. Keys-only when AVals is no_values. The register bound
+// (tuning.min_resident_threads) matters: left alone, the compiler spends up to 128 registers a
+// thread on the unrolled loops, leaving room for a quarter of the SM's threads.
+template <class Policy, class AKeys, class AVals, class BKeys, class BVals, class OutKeys, class OutVals, class Comp>
 __global__ void __launch_bounds__(Policy::tuning.block_threads, Policy::tuning.min_blocks_per_sm())
-    merge_tile_kernel(AKeys a_keys, AVals a_vals, BKeys b_keys, BVals b_vals, index_t total,
-                      const index_t* partitions, index_t num_tiles, OutKeys out_keys, OutVals out_vals,
-                      Comp comp) {
+    merge_tile_kernel(AKeys a_keys, AVals a_vals, BKeys b_keys, BVals b_vals, index_t total, const index_t* partitions,
+                      index_t num_tiles, OutKeys out_keys, OutVals out_vals, Comp comp) {
   constexpr merge_tuning tuning = Policy::tuning;
   constexpr int threads = tuning.block_threads;
   constexpr int items = tuning.items_per_thread;

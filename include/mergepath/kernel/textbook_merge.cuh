@@ -6,10 +6,10 @@
 // All three use the library's merge_path and serial_merge; only the data movement differs.
 #pragma once
 
+#include "../block/ring.cuh"
 #include "../detail/config.hpp"
 #include "../thread/merge_path.hpp"
 #include "../thread/serial_merge.hpp"
-#include "../block/ring.cuh"
 
 namespace mergepath {
 namespace kernel {

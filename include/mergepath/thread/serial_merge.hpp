@@ -31,14 +31,12 @@ MERGEPATH_HD void serial_merge_walk(AIt a, Index a_count, BIt b, Index b_count, 
 // equal keys, those of a come first. O(a_count + b_count).
 template <class AIt, class BIt, class Index, class OutIt, class Comp>
 MERGEPATH_HD void serial_merge(AIt a, Index a_count, BIt b, Index b_count, OutIt out, Comp comp) {
-  detail::serial_merge_walk(a, a_count, b, b_count, comp, [&](Index k, bool take_b, Index src) {
-    out[k] = take_b ? b[src] : a[src];
-  });
+  detail::serial_merge_walk(a, a_count, b, b_count, comp,
+                            [&](Index k, bool take_b, Index src) { out[k] = take_b ? b[src] : a[src]; });
 }
 
 // serial_merge for key-value pairs; values travel with their keys.
-template <class AKeys, class AVals, class BKeys, class BVals, class Index, class OutKeys, class OutVals,
-          class Comp>
+template <class AKeys, class AVals, class BKeys, class BVals, class Index, class OutKeys, class OutVals, class Comp>
 MERGEPATH_HD void serial_merge_pairs(AKeys a_keys, AVals a_vals, Index a_count, BKeys b_keys, BVals b_vals,
                                      Index b_count, OutKeys out_keys, OutVals out_vals, Comp comp) {
   detail::serial_merge_walk(a_keys, a_count, b_keys, b_count, comp, [&](Index k, bool take_b, Index src) {
@@ -68,8 +66,8 @@ MERGEPATH_HD void serial_merge_n(It keys, int a_begin, int a_end, int b_begin, i
   MERGEPATH_UNROLL
   for (int k = 0; k < Count; ++k) {
     // a only moves past a_end once b is exhausted, and b never moves past b_end.
-    bool take_a = b_begin >= b_end || (a_begin < a_end && (Bounds == bounds::lower ? !comp(b_key, a_key)
-                                                                                   : comp(a_key, b_key)));
+    bool take_a =
+        b_begin >= b_end || (a_begin < a_end && (Bounds == bounds::lower ? !comp(b_key, a_key) : comp(a_key, b_key)));
     out[k] = take_a ? a_key : b_key;
     source[k] = take_a ? a_begin : b_begin;
     if (take_a)
@@ -89,8 +87,8 @@ MERGEPATH_HD void serial_merge_n(AIt a, int a_begin, int a_end, BIt b, int b_beg
   T b_key = b[b_begin < b_end ? b_begin : 0];
   MERGEPATH_UNROLL
   for (int k = 0; k < Count; ++k) {
-    bool take_a = b_begin >= b_end || (a_begin < a_end && (Bounds == bounds::lower ? !comp(b_key, a_key)
-                                                                                   : comp(a_key, b_key)));
+    bool take_a =
+        b_begin >= b_end || (a_begin < a_end && (Bounds == bounds::lower ? !comp(b_key, a_key) : comp(a_key, b_key)));
     out[k] = take_a ? a_key : b_key;
     if (take_a) {
       if (++a_begin < a_end) a_key = a[a_begin];
