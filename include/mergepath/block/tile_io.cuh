@@ -47,54 +47,71 @@ constexpr int vector_items = can_copy_async<T, It> && sizeof(T) < 16 ? static_ca
 template <int ItemsPerThread>
 constexpr int tile_padding = 3 * 4 + ItemsPerThread + 1;
 
+// Where `first` sits within its 16-byte piece, in elements: the shared-memory position that lets
+// a run starting there move in whole pieces (0 where T cannot move that way).
+template <class T, class It>
+__device__ int address_residue(It first) {
+  constexpr int v = vector_items<T, It>;
+  if constexpr (v > 1)
+    return static_cast<int>(reinterpret_cast<std::uintptr_t>(first) / sizeof(T) % v);
+  else
+    return 0;
+}
+
 // Places the runs so that each one's shared address agrees with its global address modulo 16
 // bytes, which lets both move in 16-byte pieces (a plain a-then-b layout where that cannot help).
 template <class T, class AIt, class BIt>
 __device__ tile_layout tile_layout_for(AIt a, int a_count, BIt b, int b_count) {
   constexpr int v = detail::min_of(vector_items<T, AIt>, vector_items<T, BIt>);
   if constexpr (v > 1) {
-    int a_pos = static_cast<int>(reinterpret_cast<std::uintptr_t>(a) / sizeof(T) % v);
-    int b_pos =
-        (a_pos + a_count + v - 1) / v * v + static_cast<int>(reinterpret_cast<std::uintptr_t>(b) / sizeof(T) % v);
+    int a_pos = address_residue<T>(a);
+    int b_pos = (a_pos + a_count + v - 1) / v * v + address_residue<T>(b);
     return {a_pos, a_count, b_pos, b_count};
   } else {
     return {0, a_count, a_count, b_count};
   }
 }
 
-// shared[pos, pos + count) = src[0, count), cooperatively and coalesced, count <= MaxCount.
-// Where src and shared + pos agree modulo 16 bytes, the middle moves in 16-byte pieces and only
-// the ragged ends element by element. The copies may be asynchronous: commit, wait and
+// buffer[slot(pos + j)] = src[j] for j in [0, count), count <= MaxCount, cooperatively and
+// coalesced; slot(i) is i in a plain buffer (RingSize 0) and i mod RingSize in a ring (pos <
+// RingSize, count <= RingSize). Where src and its destination agree modulo 16 bytes, the middle
+// moves in 16-byte pieces (a ring's size is a multiple of the piece, so none straddles its end)
+// and only the ragged ends element by element. The copies may be asynchronous: commit, wait and
 // __syncthreads() before reading.
-template <int BlockThreads, int MaxCount, class T, class It>
-__device__ void copy_run_to_shared(It src, int count, T* shared, int pos) {
+template <int BlockThreads, int MaxCount, int RingSize = 0, class T, class It>
+__device__ void copy_run_to_shared(It src, int count, T* buffer, int pos) {
   int tid = static_cast<int>(threadIdx.x);
+  auto slot = [](int i) {
+    if constexpr (RingSize > 0)
+      return i >= RingSize ? i - RingSize : i;
+    else
+      return i;
+  };
   constexpr int v = vector_items<T, It>;
   if constexpr (v > 1) {
+    static_assert(RingSize % v == 0, "a 16-byte piece must never straddle a ring's end");
     const T* from = src;
-    if ((reinterpret_cast<std::uintptr_t>(from) - reinterpret_cast<std::uintptr_t>(shared + pos)) % 16 == 0) {
-      int first = (pos + v - 1) / v * v;  // the whole 16-byte pieces cover shared[first, last)
-      int last = (pos + count) / v * v;
-      if (first < last) {
-        int vectors = (last - first) / v;
-        constexpr int max_vectors = MaxCount / v + 1;
-        MERGEPATH_UNROLL
-        for (int i = 0; i < (max_vectors + BlockThreads - 1) / BlockThreads; ++i) {
-          int k = tid + i * BlockThreads;
-          if (k < vectors) __pipeline_memcpy_async(shared + first + k * v, from + (first - pos) + k * v, 16);
-        }
-        int head = first - pos, tail = pos + count - last;  // fewer than v elements each
-        if (tid < head) copy_element_to_shared(shared + pos + tid, from + tid);
-        if (tid >= head && tid < head + tail)
-          copy_element_to_shared(shared + last + (tid - head), from + (last - pos) + (tid - head));
-        return;
+    if ((reinterpret_cast<std::uintptr_t>(from) - reinterpret_cast<std::uintptr_t>(buffer + pos)) % 16 == 0) {
+      int head = detail::min_of((v - pos % v) % v, count);  // elements before the first whole piece
+      int vectors = (count - head) / v;
+      int tail_begin = head + vectors * v;  // fewer than v elements follow the last piece
+      constexpr int max_vectors = MaxCount / v + 1;
+      MERGEPATH_UNROLL
+      for (int i = 0; i < (max_vectors + BlockThreads - 1) / BlockThreads; ++i) {
+        int k = tid + i * BlockThreads;
+        if (k < vectors) __pipeline_memcpy_async(buffer + slot(pos + head + k * v), from + head + k * v, 16);
       }
+      if (tid < head) copy_element_to_shared(buffer + slot(pos + tid), from + tid);
+      int t = tid - head;
+      if (t >= 0 && tail_begin + t < count)
+        copy_element_to_shared(buffer + slot(pos + tail_begin + t), from + tail_begin + t);
+      return;
     }
   }
   MERGEPATH_UNROLL
   for (int i = 0; i < (MaxCount + BlockThreads - 1) / BlockThreads; ++i) {
     int j = tid + i * BlockThreads;
-    if (j < count) copy_element_to_shared(shared + pos + j, src + j);
+    if (j < count) copy_element_to_shared(buffer + slot(pos + j), src + j);
   }
 }
 

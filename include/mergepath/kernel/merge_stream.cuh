@@ -61,17 +61,17 @@ __global__ void __launch_bounds__(Policy::tuning.block_threads, Policy::tuning.m
 
   // Run positions relative to the chunk: consumed [0, *_used), in the ring [*_used, *_loaded).
   int a_used = 0, b_used = 0, a_loaded = 0, b_loaded = 0, out_done = 0;
-  const int a_slot0 = block::ring_start_slot<Key>(a + a_lo);
-  const int b_slot0 = block::ring_start_slot<Key>(b + b_lo);
+  const int a_slot0 = block::address_residue<Key>(a + a_lo);
+  const int b_slot0 = block::address_residue<Key>(b + b_lo);
   auto slot = [](int slot0, int position) { return (slot0 + position) % ring_items; };
   // Brings each run's ring up to one tile past what is consumed.
   auto refill = [&]() {
     int a_want = detail::min_of(a_used + tile_items, a_length);
     int b_want = detail::min_of(b_used + tile_items, b_length);
-    block::copy_run_to_ring<threads, tile_items, ring_items>(a + (a_lo + a_loaded), a_want - a_loaded, a_ring,
-                                                             slot(a_slot0, a_loaded));
-    block::copy_run_to_ring<threads, tile_items, ring_items>(b + (b_lo + b_loaded), b_want - b_loaded, b_ring,
-                                                             slot(b_slot0, b_loaded));
+    block::copy_run_to_shared<threads, tile_items, ring_items>(a + (a_lo + a_loaded), a_want - a_loaded, a_ring,
+                                                               slot(a_slot0, a_loaded));
+    block::copy_run_to_shared<threads, tile_items, ring_items>(b + (b_lo + b_loaded), b_want - b_loaded, b_ring,
+                                                               slot(b_slot0, b_loaded));
     block::commit_copies();
     a_loaded = a_want;
     b_loaded = b_want;
