@@ -43,6 +43,13 @@ for step in $steps; do
     probe)  # kernel times and DRAM bytes of one merge and one merge_pairs of 2^26 + 2^26 int32
       run probe ncu --clock-control none --metrics gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum \
         -k regex:merge $bin/probe_merge $((1 << 26)) 1 ;;
+    l2fetch)  # the partition pass with the L2 fetch granularity at its default and at 32 bytes
+      for g in default 32; do
+        if [ $g = default ]; then unset PROBE_L2_FETCH_BYTES; else export PROBE_L2_FETCH_BYTES=$g; fi
+        run l2fetch-$g ncu --clock-control none --metrics gpu__time_duration.sum,dram__bytes_read.sum \
+          -k regex:merge_partition $bin/probe_merge $((1 << 26)) 1
+      done
+      unset PROBE_L2_FETCH_BYTES ;;
     stalls)  # where the keys tile kernel's warps wait
       run stalls ncu --clock-control none --section SpeedOfLight --section WarpStateStats --section Occupancy \
         --section MemoryWorkloadAnalysis -k regex:merge_tile -c 1 $bin/probe_merge $((1 << 26)) 1 ;;

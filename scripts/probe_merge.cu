@@ -3,6 +3,7 @@
 #include <mergepath/mergepath.hpp>
 
 #include <cstdio>
+#include <cstdlib>
 #include <vector>
 
 #include <thrust/device_vector.h>
@@ -29,6 +30,12 @@ int main(int argc, char** argv) {
   thrust::sort(b.begin(), b.end());
   thrust::sequence(av.begin(), av.end());
   thrust::sequence(bv.begin(), bv.end());
+  if (const char* g = std::getenv("PROBE_L2_FETCH_BYTES")) {  // experiment: L2 over-fetch on random loads
+    MERGEPATH_CUDA_CHECK(cudaDeviceSetLimit(cudaLimitMaxL2FetchGranularity, std::atoi(g)));
+    std::size_t v = 0;
+    MERGEPATH_CUDA_CHECK(cudaDeviceGetLimit(&v, cudaLimitMaxL2FetchGranularity));
+    std::printf("probe: L2 fetch granularity %zu bytes\n", v);
+  }
   mergepath::cuda_context ctx;
   for (int r = 0; r < reps; ++r) {
     mergepath::merge(ctx, a.data().get(), n, b.data().get(), n, out.data().get());
