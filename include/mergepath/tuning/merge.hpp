@@ -21,8 +21,7 @@ struct merge_tuning {
   // threads hide more load latency, until registers spill. 1024 means at most 64 registers.
   int min_resident_threads = 1024;
   // Points each step of the partition pass's global merge_path tests (1: binary search). More
-  // probes mean fewer dependent steps but more sectors fetched; on an H200 the pass is bound by
-  // the sectors, and 3 or 7 probes measured slower than 1.
+  // probes mean fewer dependent steps but more loads; on an H200 3 or 7 measured slower than 1.
   int partition_probes = 1;
 
   MERGEPATH_HD constexpr int tile_items() const { return block_threads * items_per_thread; }
