@@ -9,11 +9,14 @@ namespace bench {
 namespace {
 
 template <int BlockThreads, int ItemsPerThread, int Stages, bool Streamed = false, int ResidentThreads = 1024,
-          int Probes = 3>
+          int Probes = 3, int ChunkedMaxTiles = 0>
 struct policy {
-  static constexpr mergepath::merge_tuning tuning{BlockThreads, ItemsPerThread,  Stages,
-                                                  Streamed,     ResidentThreads, Probes};
+  static constexpr mergepath::merge_tuning tuning{BlockThreads,    ItemsPerThread, Stages,         Streamed,
+                                                  ResidentThreads, Probes,         ChunkedMaxTiles};
 };
+// The chunked schedule (no partition pass) at a shape, at every size.
+template <int BlockThreads, int ItemsPerThread, int ResidentThreads>
+using chunked = policy<BlockThreads, ItemsPerThread, 1, false, ResidentThreads, 1, 1 << 30>;
 
 // Shapes per key (or key + value) size; the library's default for the size is among them.
 // Around the defaults: the shapes measured next best, the other register bounds, wider partition
@@ -21,11 +24,15 @@ struct policy {
 using keys4_policies =
     std::tuple<policy<256, 27, 1, false, 1536>, policy<256, 19, 1, false, 1536>, policy<256, 23, 1, false, 1024>,
                policy<256, 19, 1, false, 2048>, policy<256, 23, 1, false, 1536, 3>, policy<256, 23, 2, false, 1536>,
-               policy<128, 15, 1, true>>;
-using keys8_policies =
-    std::tuple<policy<256, 11, 1, false, 1536>, policy<256, 13, 1, false, 1024>, policy<128, 11, 1, true>>;
-using pairs4_4_policies = std::tuple<policy<256, 15, 1>, policy<256, 15, 1, false, 1536>, policy<128, 19, 1>>;
-using pairs8_4_policies = std::tuple<policy<256, 15, 1>, policy<128, 11, 1>>;
+               policy<128, 15, 1, true>, policy<256, 23, 1, false, 1536, 1>, chunked<256, 23, 1536>,
+               chunked<128, 23, 1536>>;
+using keys8_policies = std::tuple<policy<256, 11, 1, false, 1536>, policy<256, 13, 1, false, 1024>,
+                                  policy<128, 11, 1, true>, policy<256, 13, 1, false, 1536, 1>, chunked<256, 13, 1536>>;
+using pairs4_4_policies =
+    std::tuple<policy<256, 15, 1>, policy<256, 15, 1, false, 1536>, policy<128, 19, 1>,
+               policy<256, 19, 1, false, 1024, 1>, chunked<256, 19, 1024>, chunked<256, 15, 1536>>;
+using pairs8_4_policies =
+    std::tuple<policy<256, 15, 1>, policy<128, 11, 1>, policy<256, 11, 1, false, 1024, 1>, chunked<256, 11, 1024>>;
 
 template <class K, class Policy>
 void keys_row(merge_case<K>& c) {

@@ -92,9 +92,14 @@ struct result_row {
 };
 
 inline std::string tuning_label(const mergepath::merge_tuning& t) {
-  return "{" + std::to_string(t.block_threads) + "," + std::to_string(t.items_per_thread) + "," +
-         (t.streamed ? std::string("streamed") : std::to_string(t.stages)) + "," +
-         std::to_string(t.min_resident_threads) + ",p" + std::to_string(t.partition_probes) + "}";
+  std::string schedule = t.streamed                         ? "streamed"
+                         : t.chunked_max_tiles >= (1 << 30) ? "chunked"
+                                                            : std::to_string(t.stages);
+  std::string pass = t.streamed || t.chunked_max_tiles >= (1 << 30)
+                         ? ""
+                         : ",p" + std::to_string(t.partition_probes) + ",c" + std::to_string(t.chunked_max_tiles);
+  return "{" + std::to_string(t.block_threads) + "," + std::to_string(t.items_per_thread) + "," + schedule + "," +
+         std::to_string(t.min_resident_threads) + pass + "}";
 }
 
 inline std::string log2_label(index_t n) {

@@ -44,13 +44,18 @@ TEST(MergeTuning, DefaultsAndPrinting) {
   constexpr mergepath::merge_tuning t = mergepath::merge_tuning_for(90, 4, 0);
   static_assert(t.tile_items() == t.block_threads * t.items_per_thread, "tile = threads x items");
   EXPECT_EQ(t.stages == 1 || t.stages == 2, true);
-  std::ostringstream os;
-  os << t;
-  EXPECT_EQ(os.str(), "{block_threads " + std::to_string(t.block_threads) + ", items_per_thread " +
-                          std::to_string(t.items_per_thread) +
-                          (t.streamed ? ", streamed" : ", stages " + std::to_string(t.stages)) +
-                          ", min_resident_threads " + std::to_string(t.min_resident_threads) + ", partition_probes " +
-                          std::to_string(t.partition_probes) + "}");
+  auto printed = [](const mergepath::merge_tuning& tuning) {
+    std::ostringstream os;
+    os << tuning;
+    return os.str();
+  };
+  EXPECT_EQ(printed({128, 7, 2}),
+            "{block_threads 128, items_per_thread 7, stages 2, min_resident_threads 1024, "
+            "partition_probes 1, chunked_max_tiles 0}");
+  EXPECT_EQ(printed({32, 3, 1, true}), "{block_threads 32, items_per_thread 3, streamed, min_resident_threads 1024}");
+  EXPECT_EQ(printed({256, 23, 1, false, 1536, 3, 2}),
+            "{block_threads 256, items_per_thread 23, stages 1, "
+            "min_resident_threads 1536, partition_probes 3, chunked_max_tiles 2}");
   // The default policy is the tuning for the key (and value) sizes.
   EXPECT_EQ(mergepath::default_merge_policy<double>::tuning.tile_items(), merge_tile_items<double>());
   EXPECT_EQ((mergepath::default_merge_policy<int, double>::tuning.tile_items()), (merge_tile_items<int, double>()));

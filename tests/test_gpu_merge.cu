@@ -38,7 +38,7 @@ TYPED_TEST(GpuMerge, MatchesStdMerge) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Tuning is overridable, and every schedule (one stage, two stages, streamed) merges correctly.
+// Tuning is overridable, and every schedule (one stage, two stages, streamed, chunked) merges correctly.
 
 // One tile per block, loaded then merged.
 struct one_stage_policy {
@@ -60,9 +60,19 @@ struct streamed_wide_policy {
   static constexpr mergepath::merge_tuning tuning{128, 15, 1, true};
 };
 
+// The chunked schedule at every size: with 96-key tiles every chunk at the suite's larger sizes
+// spans many tiles, each split found in the window after the last; and the int32 default shape.
+struct chunked_policy {
+  static constexpr mergepath::merge_tuning tuning{32, 3, 1, false, 1024, 1, 1 << 30};
+};
+struct chunked_wide_policy {
+  static constexpr mergepath::merge_tuning tuning{256, 23, 1, false, 1536, 1, 1 << 30};
+};
+
 template <class Policy>
 class GpuMergeTuned : public gpu_test {};
-using policies = ::testing::Types<one_stage_policy, two_stage_policy, streamed_policy, streamed_wide_policy>;
+using policies = ::testing::Types<one_stage_policy, two_stage_policy, streamed_policy, streamed_wide_policy,
+                                  chunked_policy, chunked_wide_policy>;
 TYPED_TEST_SUITE(GpuMergeTuned, policies);
 
 TYPED_TEST(GpuMergeTuned, Keys) {

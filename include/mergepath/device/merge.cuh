@@ -1,7 +1,8 @@
 // merge and merge_pairs on a cuda_context. The tiled schedule (every default): a pass that
 // partitions the output into tiles by Merge Path, then one that merges every tile in shared
-// memory; two launches. The streamed schedule (keys, opt-in through the tuning): one launch.
-// Neither synchronizes.
+// memory; two launches. Small inputs take the chunked schedule instead (one launch, each block
+// finding its own splits), and the streamed schedule (keys, opt-in through the tuning) is one
+// launch too. None synchronizes.
 #pragma once
 
 #include <atomic>
@@ -49,6 +50,22 @@ void launch_merge(cuda_context& ctx, AKeys a_keys, AVals a_vals, index_t a_count
   index_t total = a_count + b_count;
   if (total == 0) return;
   index_t num_tiles = detail::ceil_div(total, tile_items);
+  constexpr std::size_t shared_bytes = kernel::merge_layout_of<Policy, AKeys, AVals>::bytes * tuning.stages;
+
+  if constexpr (tuning.chunked_max_tiles > 0 && tuning.stages == 1) {
+    constexpr auto chunk_kernel =
+        kernel::merge_chunk_kernel<Policy, AKeys, AVals, BKeys, BVals, OutKeys, OutVals, Comp>;
+    int per_sm = resident_blocks_per_sm<chunk_kernel>(ctx, tuning.block_threads, shared_bytes);
+    index_t resident = static_cast<index_t>(per_sm) * ctx.props().multiProcessorCount;
+    index_t chunk_tiles = detail::ceil_div(num_tiles, resident);
+    if (chunk_tiles <= tuning.chunked_max_tiles) {
+      index_t blocks = detail::ceil_div(num_tiles, chunk_tiles);
+      detail::launch("merge_chunk_kernel", chunk_kernel, static_cast<unsigned>(blocks), tuning.block_threads,
+                     shared_bytes, ctx.stream(), a_keys, a_vals, a_count, b_keys, b_vals, b_count, chunk_tiles,
+                     out_keys, out_vals, comp);
+      return;
+    }
+  }
 
   auto partitions = ctx.allocate<index_t>(num_tiles + 1);
   constexpr int partition_threads = 128;
@@ -58,7 +75,6 @@ void launch_merge(cuda_context& ctx, AKeys a_keys, AVals a_vals, index_t a_count
                  b_count, tile_items, num_tiles + 1, partitions.data(), comp);
 
   constexpr auto tile_kernel = kernel::merge_tile_kernel<Policy, AKeys, AVals, BKeys, BVals, OutKeys, OutVals, Comp>;
-  constexpr std::size_t shared_bytes = kernel::merge_layout_of<Policy, AKeys, AVals>::bytes * tuning.stages;
   int per_sm = resident_blocks_per_sm<tile_kernel>(ctx, tuning.block_threads, shared_bytes);
   index_t blocks = num_tiles;
   if constexpr (tuning.stages > 1)  // persistent: as many blocks as fit at once, each walking many tiles

@@ -7,6 +7,7 @@
 
 #include "../block/block_merge.cuh"
 #include "../block/tile_io.cuh"
+#include "../block/warp_merge_path.cuh"
 #include "../detail/config.hpp"
 #include "../thread/merge_path.hpp"
 #include "../tuning/merge.hpp"
@@ -30,9 +31,11 @@ template <class It>
 using value_of = typename value_of_impl<It>::type;
 
 // partitions[p] = where output p * tile_items splits between a and b (p = 0 .. num_partitions).
-// One chain of dependent global loads per thread; on an H200 it costs ~31 us for 22.8k
-// boundaries whether its steps are wider or its DRAM bytes halved (bench/NOTES.md), so what
-// pays is fewer boundaries: large tiles.
+// One chain of dependent global loads per thread. On an H200 (ncu) it costs ~12 us at any small
+// size (one chain's latency) and grows with the boundaries: 30 us for 2^26 + 2^26 int32 keys
+// (22.8k boundaries), 110 us at 2^28, whether its steps are wider or its DRAM bytes halved
+// (bench/NOTES.md). Large tiles keep the boundaries few; small inputs skip the pass
+// (merge_chunk_kernel).
 template <int Probes, class AIt, class BIt, class Comp>
 __global__ void merge_partition_kernel(AIt a, index_t a_count, BIt b, index_t b_count, index_t tile_items,
                                        index_t num_partitions, index_t* partitions, Comp comp) {
@@ -48,13 +51,17 @@ struct merge_tile {
   int a_count, b_count;
 };
 
+// The tile between output diagonals diag0 < diag1, given a's split at each.
+__device__ inline merge_tile merge_tile_between(index_t a0, index_t a1, index_t diag0, index_t diag1) {
+  index_t b0 = diag0 - a0;
+  return {a0, b0, diag0, static_cast<int>(a1 - a0), static_cast<int>((diag1 - a1) - b0)};
+}
+
 __device__ inline merge_tile merge_tile_at(const index_t* partitions, index_t tile, int tile_items, index_t total) {
   index_t diag0 = tile * tile_items;
   index_t diag1 = detail::min_of(diag0 + tile_items, total);
   index_t a0 = partitions[tile];
-  index_t a1 = clamp_next_split(a0, partitions[tile + 1], diag0, diag1);
-  index_t b0 = diag0 - a0;
-  return {a0, b0, diag0, static_cast<int>(a1 - a0), static_cast<int>((diag1 - a1) - b0)};
+  return merge_tile_between(a0, clamp_next_split(a0, partitions[tile + 1], diag0, diag1), diag0, diag1);
 }
 
 // Shared memory of one pipeline stage: the tile's keys, then (pairs) its values, each with the
@@ -78,68 +85,54 @@ using merge_layout_of =
     merge_stage_layout<value_of<AKeys>, value_of<AVals>,
                        Policy::tuning.tile_items() + block::tile_padding<Policy::tuning.items_per_thread>>;
 
-// Merges tiles blockIdx.x, blockIdx.x + gridDim.x, ...; with two stages the next tile's loads are
-// in flight while this one is merged. Keys-only when AVals is no_values. The register bound
-// (tuning.min_resident_threads) matters: left alone, the compiler spends up to 128 registers a
-// thread on the unrolled loops, leaving room for a quarter of the SM's threads.
+// What the tile kernels share: the stages in dynamic shared memory, the loads of a tile into a
+// stage, and merging a landed stage out to global memory. Keys-only when AVals is no_values.
 template <class Policy, class AKeys, class AVals, class BKeys, class BVals, class OutKeys, class OutVals, class Comp>
-__global__ void __launch_bounds__(Policy::tuning.block_threads, Policy::tuning.min_blocks_per_sm())
-    merge_tile_kernel(AKeys a_keys, AVals a_vals, BKeys b_keys, BVals b_vals, index_t total, const index_t* partitions,
-                      index_t num_tiles, OutKeys out_keys, OutVals out_vals, Comp comp) {
-  constexpr merge_tuning tuning = Policy::tuning;
-  constexpr int threads = tuning.block_threads;
-  constexpr int items = tuning.items_per_thread;
-  constexpr int stages = tuning.stages;
-  static_assert(stages == 1 || stages == 2, "merge_tuning::stages is 1 or 2");
-  constexpr bool has_values = !std::is_same_v<AVals, no_values>;
+struct merge_tile_io {
+  static constexpr merge_tuning tuning = Policy::tuning;
+  static constexpr bool has_values = !std::is_same_v<AVals, no_values>;
   using Key = value_of<AKeys>;
   using Layout = merge_layout_of<Policy, AKeys, AVals>;
 
-  extern __shared__ __align__(16) unsigned char shared_bytes[];
-  auto stage_keys = [&](int s) { return reinterpret_cast<Key*>(shared_bytes + s * Layout::bytes); };
-  auto stage_values = [&](int s) {
+  AKeys a_keys;
+  AVals a_vals;
+  BKeys b_keys;
+  BVals b_vals;
+  OutKeys out_keys;
+  OutVals out_vals;
+  Comp comp;
+  unsigned char* shared_bytes;
+
+  __device__ Key* stage_keys(int s) const { return reinterpret_cast<Key*>(shared_bytes + s * Layout::bytes); }
+  __device__ auto stage_values(int s) const {
     if constexpr (has_values)
       return reinterpret_cast<value_of<AVals>*>(shared_bytes + s * Layout::bytes + Layout::keys_bytes);
     else
       return nullptr;
-  };
-  auto runs_of = [&](const merge_tile& t) {
+  }
+  __device__ block::tile_layout runs_of(const merge_tile& t) const {
     return block::tile_layout_for<Key>(a_keys + t.a_begin, t.a_count, b_keys + t.b_begin, t.b_count);
-  };
-  auto issue_loads = [&](const merge_tile& t, int s) {
-    block::tile_layout runs = runs_of(t);
+  }
+
+  // Issues (does not wait for) the copies of tile t into stage s.
+  __device__ void issue_loads(const merge_tile& t, int s) const {
+    constexpr int threads = tuning.block_threads;
     constexpr int tile_items = tuning.tile_items();
+    block::tile_layout runs = runs_of(t);
     block::copy_run_to_shared<threads, tile_items>(a_keys + t.a_begin, t.a_count, stage_keys(s), runs.a_pos);
     block::copy_run_to_shared<threads, tile_items>(b_keys + t.b_begin, t.b_count, stage_keys(s), runs.b_pos);
     if constexpr (has_values) {
       block::copy_run_to_shared<threads, tile_items>(a_vals + t.a_begin, t.a_count, stage_values(s), runs.a_pos);
       block::copy_run_to_shared<threads, tile_items>(b_vals + t.b_begin, t.b_count, stage_values(s), runs.b_pos);
     }
-  };
-  auto tile_or_empty = [&](index_t tile) {
-    return tile < num_tiles ? merge_tile_at(partitions, tile, tuning.tile_items(), total) : merge_tile{0, 0, 0, 0, 0};
-  };
+  }
 
-  // The partitions of a tile are read one tile before its loads are issued, so the block never
-  // waits on that global read.
-  index_t tile = blockIdx.x;
-  merge_tile current = tile_or_empty(tile);
-  merge_tile next = tile_or_empty(tile + gridDim.x);
-  if (tile < num_tiles) issue_loads(current, 0);
-  block::commit_copies();
-  for (int s = 0; tile < num_tiles; tile += gridDim.x) {
-    bool has_next = tile + gridDim.x < num_tiles;
-    merge_tile after_next = tile_or_empty(tile + 2 * static_cast<index_t>(gridDim.x));
-    if constexpr (stages == 2) {
-      if (has_next) issue_loads(next, s ^ 1);
-      block::commit_copies();       // one group per tile, empty after the last, so that
-      block::wait_for_copies<1>();  // waiting for all but the newest group means this tile landed
-    } else {
-      block::wait_for_copies<0>();
-    }
-    __syncthreads();
-
-    block::tile_layout runs = runs_of(current);
+  // Merges tile t, landed in stage s and visible to the block, and stores it. Ends with a
+  // barrier, after which the stage is free.
+  __device__ void merge_and_store(const merge_tile& t, int s) const {
+    constexpr int threads = tuning.block_threads;
+    constexpr int items = tuning.items_per_thread;
+    block::tile_layout runs = runs_of(t);
     int count = runs.count();
     Key* keys = stage_keys(s);
     Key merged[items];
@@ -154,24 +147,137 @@ __global__ void __launch_bounds__(Policy::tuning.block_threads, Policy::tuning.m
       block::store_blocked_to_shared(merged, keys);
       block::store_blocked_to_shared(merged_values, values);
       __syncthreads();
-      block::store_shared_to_global<threads, items>(keys, count, out_keys + current.out_begin);
-      block::store_shared_to_global<threads, items>(values, count, out_vals + current.out_begin);
+      block::store_shared_to_global<threads, items>(keys, count, out_keys + t.out_begin);
+      block::store_shared_to_global<threads, items>(values, count, out_vals + t.out_begin);
     } else {
       __syncthreads();
       block::store_blocked_to_shared(merged, keys);
       __syncthreads();
-      block::store_shared_to_global<threads, items>(keys, count, out_keys + current.out_begin);
+      block::store_shared_to_global<threads, items>(keys, count, out_keys + t.out_begin);
     }
-    __syncthreads();  // the stage is free for the load two tiles ahead
+    __syncthreads();
+  }
+};
+
+// The partitioned schedule: merges tiles blockIdx.x, blockIdx.x + gridDim.x, ... whose splits
+// the partition pass wrote; with two stages the next tile's loads are in flight while this one
+// is merged. The register bound (tuning.min_resident_threads) matters: left alone, the compiler
+// spends up to 128 registers a thread on the unrolled loops, leaving room for a quarter of the
+// SM's threads.
+template <class Policy, class AKeys, class AVals, class BKeys, class BVals, class OutKeys, class OutVals, class Comp>
+__global__ void __launch_bounds__(Policy::tuning.block_threads, Policy::tuning.min_blocks_per_sm())
+    merge_tile_kernel(AKeys a_keys, AVals a_vals, BKeys b_keys, BVals b_vals, index_t total, const index_t* partitions,
+                      index_t num_tiles, OutKeys out_keys, OutVals out_vals, Comp comp) {
+  constexpr merge_tuning tuning = Policy::tuning;
+  constexpr int stages = tuning.stages;
+  static_assert(stages == 1 || stages == 2, "merge_tuning::stages is 1 or 2");
+  extern __shared__ __align__(16) unsigned char shared_bytes[];
+  const merge_tile_io<Policy, AKeys, AVals, BKeys, BVals, OutKeys, OutVals, Comp> io{
+      a_keys, a_vals, b_keys, b_vals, out_keys, out_vals, comp, shared_bytes};
+
+  auto tile_or_empty = [&](index_t tile) {
+    return tile < num_tiles ? merge_tile_at(partitions, tile, tuning.tile_items(), total) : merge_tile{0, 0, 0, 0, 0};
+  };
+  // The partitions of a tile are read one tile before its loads are issued, so the block never
+  // waits on that global read.
+  index_t tile = blockIdx.x;
+  merge_tile current = tile_or_empty(tile);
+  merge_tile next = tile_or_empty(tile + gridDim.x);
+  if (tile < num_tiles) io.issue_loads(current, 0);
+  block::commit_copies();
+  for (int s = 0; tile < num_tiles; tile += gridDim.x) {
+    bool has_next = tile + gridDim.x < num_tiles;
+    merge_tile after_next = tile_or_empty(tile + 2 * static_cast<index_t>(gridDim.x));
+    if constexpr (stages == 2) {
+      if (has_next) io.issue_loads(next, s ^ 1);
+      block::commit_copies();       // one group per tile, empty after the last, so that
+      block::wait_for_copies<1>();  // waiting for all but the newest group means this tile landed
+    } else {
+      block::wait_for_copies<0>();
+    }
+    __syncthreads();
+    io.merge_and_store(current, s);  // the stage is then free for the load two tiles ahead
 
     if constexpr (stages == 2) {
       s ^= 1;
     } else if (has_next) {
-      issue_loads(next, 0);
+      io.issue_loads(next, 0);
       block::commit_copies();
     }
     current = next;
     next = after_next;
+  }
+}
+
+// The chunked schedule, with no partition pass: block k merges the tiles of one contiguous chunk
+// of the output, [k * chunk_tiles, (k + 1) * chunk_tiles), in order. Warps 0 and 1 find the
+// chunk's first two splits with warp-wide searches of the whole input; then warp 0 finds each
+// next one in the one-tile window after the last (a split moves at most a tile) while the loads
+// of the current tile are in flight. It skips the partition pass and its latency floor, which
+// dominates small merges (1.8x faster at 2^20 + 2^20 int32 keys on an H200); on long chunks its
+// window searches, random DRAM reads on each tile's critical path, cost more than the pass does.
+template <class Policy, class AKeys, class AVals, class BKeys, class BVals, class OutKeys, class OutVals, class Comp>
+__global__ void __launch_bounds__(Policy::tuning.block_threads, Policy::tuning.min_blocks_per_sm())
+    merge_chunk_kernel(AKeys a_keys, AVals a_vals, index_t a_count, BKeys b_keys, BVals b_vals, index_t b_count,
+                       index_t chunk_tiles, OutKeys out_keys, OutVals out_vals, Comp comp) {
+  constexpr merge_tuning tuning = Policy::tuning;
+  constexpr index_t tile_items = tuning.tile_items();
+  static_assert(tuning.stages == 1, "the chunked schedule has one stage");
+  static_assert(tuning.block_threads % block::warp_lanes == 0, "the split searches take whole warps");
+  extern __shared__ __align__(16) unsigned char shared_bytes[];
+  const merge_tile_io<Policy, AKeys, AVals, BKeys, BVals, OutKeys, OutVals, Comp> io{
+      a_keys, a_vals, b_keys, b_vals, out_keys, out_vals, comp, shared_bytes};
+  // Splits warp 0 found, published to the block by the next barrier: [0] and [1] at the start,
+  // [2] once per tile (read before merge_and_store's closing barrier, rewritten after it).
+  __shared__ index_t found_split[3];
+
+  const index_t total = a_count + b_count;
+  const index_t chunk_begin = blockIdx.x * chunk_tiles * tile_items;
+  const index_t chunk_end = detail::min_of(chunk_begin + chunk_tiles * tile_items, total);
+  const int warp = static_cast<int>(threadIdx.x) / block::warp_lanes;
+  const bool lane_zero = threadIdx.x % block::warp_lanes == 0;
+  auto search_all = [&](index_t diag) {
+    return block::warp_merge_path(a_keys, b_keys, diag, block::merge_path_begin(b_count, diag),
+                                  block::merge_path_end(a_count, diag), comp);
+  };
+  // The split at diag1 = diag0 + (at most a tile) lies within a tile after the split a0 at diag0.
+  auto search_after = [&](index_t a0, index_t diag0, index_t diag1) {
+    return block::warp_merge_path(a_keys, b_keys, diag1, detail::max_of(a0, block::merge_path_begin(b_count, diag1)),
+                                  detail::min_of(a0 + (diag1 - diag0), block::merge_path_end(a_count, diag1)), comp);
+  };
+
+  // Splits at diag0 (this tile's start) and diag1 (its end).
+  index_t diag0 = chunk_begin;
+  index_t diag1 = detail::min_of(diag0 + tile_items, chunk_end);
+  constexpr int second_searcher = tuning.block_threads >= 2 * block::warp_lanes ? 1 : 0;
+  if (warp == 0) {
+    index_t split = search_all(diag0);
+    if (lane_zero) found_split[0] = split;
+  }
+  if (warp == second_searcher) {
+    index_t split = search_all(diag1);
+    if (lane_zero) found_split[1] = split;
+  }
+  __syncthreads();
+  index_t a0 = found_split[0];
+  index_t a1 = clamp_next_split(a0, found_split[1], diag0, diag1);  // two searches: unsorted input may disagree
+
+  while (diag0 < chunk_end) {
+    merge_tile current = merge_tile_between(a0, a1, diag0, diag1);
+    io.issue_loads(current, 0);
+    block::commit_copies();
+    index_t diag2 = detail::min_of(diag1 + tile_items, chunk_end);
+    if (warp == 0 && diag2 > diag1) {
+      index_t a2 = search_after(a1, diag1, diag2);
+      if (lane_zero) found_split[2] = a2;
+    }
+    block::wait_for_copies<0>();
+    __syncthreads();
+    index_t a2 = found_split[2];
+    io.merge_and_store(current, 0);
+
+    diag0 = diag1, diag1 = diag2;
+    a0 = a1, a1 = a2;
   }
 }
 
