@@ -1,6 +1,8 @@
 // Comparators and the enums shared by the searches.
 #pragma once
 
+#include <cstdint>
+
 #include "detail/config.hpp"
 
 namespace mergepath {
@@ -33,5 +35,23 @@ struct greater<void> {
 // Which bound a search returns, and on ties which input a merge path takes first:
 // lower takes A before equal B (a stable merge), upper takes B before equal A.
 enum class bounds { lower, upper };
+
+// What sorted_search writes for each element of one input (sorted_search.hpp): nothing, its
+// bound in the other input, 1 or 0 for whether the other input holds an equal element, or the
+// bound with the output type's most significant bit set on a match.
+enum class search { none, index, match, index_match };
+
+// How many elements of A (and of B) have an equal element in the other input.
+struct match_counts {
+  std::int64_t a = 0, b = 0;
+};
+
+// sorted_equality_count's default op: how many elements of b equal a[i], from its bounds.
+struct equality_count_op {
+  template <class Lower, class Upper>
+  MERGEPATH_HD constexpr auto operator()(Lower lower_bound, Upper upper_bound) const {
+    return upper_bound - lower_bound;
+  }
+};
 
 }  // namespace mergepath

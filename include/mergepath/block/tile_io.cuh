@@ -123,29 +123,34 @@ __device__ void store_blocked_to_shared(const T (&items)[ItemsPerThread], T* sha
 }
 
 // out[0, count) = shared[0, count), striped across threads so every warp store is coalesced.
-// Where `out` is 16-byte aligned, each thread moves 16 bytes at a time: a quarter of the load
-// and store instructions, which is what bounds this kernel's issue rate (`shared` is 16-byte
-// aligned by construction).
+// Where `out` and `shared` agree modulo 16 bytes (always, when both are 16-byte aligned), each
+// thread moves 16 bytes at a time, and only the ragged ends element by element: a quarter of the
+// load and store instructions, which is what bounds a merge's issue rate.
 template <int BlockThreads, int ItemsPerThread, class T, class OutIt>
 __device__ void store_shared_to_global(const T* shared, int count, OutIt out) {
+  int tid = static_cast<int>(threadIdx.x);
   if constexpr (std::is_pointer_v<OutIt> && sizeof(T) < 16 && 16 % sizeof(T) == 0 && alignof(T) == sizeof(T)) {
-    if (reinterpret_cast<std::uintptr_t>(out) % 16 == 0) {
+    if ((reinterpret_cast<std::uintptr_t>(out) - reinterpret_cast<std::uintptr_t>(shared)) % 16 == 0) {
       constexpr int per_vector = 16 / sizeof(T);
       constexpr int max_vectors = (BlockThreads * ItemsPerThread + per_vector - 1) / per_vector;
-      int vectors = count / per_vector;
+      int residue = static_cast<int>(reinterpret_cast<std::uintptr_t>(out) / sizeof(T) % per_vector);
+      int head = detail::min_of((per_vector - residue) % per_vector, count);  // before the first whole piece
+      int vectors = (count - head) / per_vector;
+      int tail_begin = head + vectors * per_vector;  // fewer than per_vector elements follow the last piece
       MERGEPATH_UNROLL
       for (int i = 0; i < (max_vectors + BlockThreads - 1) / BlockThreads; ++i) {
-        int v = static_cast<int>(threadIdx.x) + i * BlockThreads;
-        if (v < vectors) reinterpret_cast<uint4*>(out)[v] = reinterpret_cast<const uint4*>(shared)[v];
+        int v = tid + i * BlockThreads;
+        if (v < vectors) reinterpret_cast<uint4*>(out + head)[v] = reinterpret_cast<const uint4*>(shared + head)[v];
       }
-      for (int j = vectors * per_vector + static_cast<int>(threadIdx.x); j < count; j += BlockThreads)
-        out[j] = shared[j];
+      if (tid < head) out[tid] = shared[tid];
+      int t = tid - head;
+      if (t >= 0 && tail_begin + t < count) out[tail_begin + t] = shared[tail_begin + t];
       return;
     }
   }
   MERGEPATH_UNROLL
   for (int i = 0; i < ItemsPerThread; ++i) {
-    int j = static_cast<int>(threadIdx.x) + i * BlockThreads;
+    int j = tid + i * BlockThreads;
     if (j < count) out[j] = shared[j];
   }
 }

@@ -70,7 +70,8 @@ void launch_merge(cuda_context& ctx, AKeys a_keys, AVals a_vals, index_t a_count
   auto partitions = ctx.allocate<index_t>(num_tiles + 1);
   constexpr int partition_threads = 128;
   auto partition_blocks = detail::ceil_div<index_t>(num_tiles + 1, partition_threads);
-  detail::launch("merge_partition_kernel", kernel::merge_partition_kernel<tuning.partition_probes, AKeys, BKeys, Comp>,
+  detail::launch("merge_partition_kernel",
+                 kernel::merge_partition_kernel<bounds::lower, tuning.partition_probes, AKeys, BKeys, Comp>,
                  static_cast<unsigned>(partition_blocks), partition_threads, 0, ctx.stream(), a_keys, a_count, b_keys,
                  b_count, tile_items, num_tiles + 1, partitions.data(), comp);
 

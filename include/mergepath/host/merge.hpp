@@ -20,8 +20,9 @@ void check_merge_inputs(const host_context& ctx, const char* algorithm, AIt a, i
   if (index_t i = first_unsorted(ctx, b, b_count, comp); i >= 0) detail::throw_unsorted(algorithm, "b", i);
 }
 
-// Calls merge_chunk(a_begin, a_end, b_begin, b_end, out_begin) once per thread's share.
-template <class AIt, class BIt, class Comp, class MergeChunk>
+// Calls merge_chunk(a_begin, a_end, b_begin, b_end, out_begin) once per thread's share: spans
+// of the Merge Path whose ties go as Bounds says.
+template <bounds Bounds = bounds::lower, class AIt, class BIt, class Comp, class MergeChunk>
 void for_each_merge_chunk(const host_context& ctx, AIt a, index_t a_count, BIt b, index_t b_count, Comp comp,
                           MergeChunk merge_chunk) {
   index_t total = a_count + b_count;
@@ -29,8 +30,8 @@ void for_each_merge_chunk(const host_context& ctx, AIt a, index_t a_count, BIt b
   parallel_for(ctx, chunks, [&](index_t c) {
     index_t diag0 = total * c / chunks;
     index_t diag1 = total * (c + 1) / chunks;
-    index_t a0 = merge_path(a, a_count, b, b_count, diag0, comp);
-    index_t a1 = merge_path(a, a_count, b, b_count, diag1, comp);
+    index_t a0 = merge_path<Bounds>(a, a_count, b, b_count, diag0, comp);
+    index_t a1 = merge_path<Bounds>(a, a_count, b, b_count, diag1, comp);
     a1 = clamp_next_split(a0, a1, diag0, diag1);
     merge_chunk(a0, a1, diag0 - a0, diag1 - a1, diag0);
   });

@@ -36,13 +36,13 @@ using value_of = typename value_of_impl<It>::type;
 // (22.8k boundaries), 110 us at 2^28, whether its steps are wider or its DRAM bytes halved
 // (bench/NOTES.md). Large tiles keep the boundaries few; small inputs skip the pass
 // (merge_chunk_kernel).
-template <int Probes, class AIt, class BIt, class Comp>
+template <bounds Bounds, int Probes, class AIt, class BIt, class Comp>
 __global__ void merge_partition_kernel(AIt a, index_t a_count, BIt b, index_t b_count, index_t tile_items,
                                        index_t num_partitions, index_t* partitions, Comp comp) {
   index_t p = blockIdx.x * static_cast<index_t>(blockDim.x) + threadIdx.x;
   if (p >= num_partitions) return;
   index_t diag = detail::min_of(p * tile_items, a_count + b_count);
-  partitions[p] = merge_path<bounds::lower, Probes>(a, a_count, b, b_count, diag, comp);
+  partitions[p] = merge_path<Bounds, Probes>(a, a_count, b, b_count, diag, comp);
 }
 
 // Where one tile's inputs and output lie.

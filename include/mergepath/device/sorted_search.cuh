@@ -1,0 +1,105 @@
+// sorted_search and sorted_equality_count on a cuda_context: the merge's partition pass (with
+// the search's tie rule), then one block per tile (kernel/sorted_search.cuh). Nothing
+// synchronizes unless match counts are asked for or checked mode is on.
+#pragma once
+
+#include "../context.hpp"
+#include "../error.hpp"
+#include "../functional.hpp"
+#include "../kernel/merge.cuh"
+#include "../kernel/sorted_search.cuh"
+#include "../thread/serial_search.hpp"
+#include "../tuning/sorted_search.hpp"
+#include "check_sorted.cuh"
+#include "merge.cuh"
+
+namespace mergepath {
+namespace device {
+
+template <class Policy, bounds Bounds, search TypeA, search TypeB, class AIt, class BIt, class AOut, class BOut,
+          class Comp>
+match_counts launch_sorted_search(cuda_context& ctx, AIt a, index_t a_count, BIt b, index_t b_count, AOut a_out,
+                                  BOut b_out, Comp comp) {
+  constexpr sorted_search_tuning tuning = Policy::tuning;
+  constexpr bool counts_matches = reports_matches(TypeA) || reports_matches(TypeB);
+  index_t total = a_count + b_count;
+  if (total == 0) return {};
+  index_t num_tiles = detail::ceil_div<index_t>(total, tuning.tile_items());
+
+  auto partitions = ctx.allocate<index_t>(num_tiles + 1);
+  constexpr int partition_threads = 128;
+  detail::launch("merge_partition_kernel", kernel::merge_partition_kernel<Bounds, 1, AIt, BIt, Comp>,
+                 static_cast<unsigned>(detail::ceil_div<index_t>(num_tiles + 1, partition_threads)), partition_threads,
+                 0, ctx.stream(), a, a_count, b, b_count, static_cast<index_t>(tuning.tile_items()), num_tiles + 1,
+                 partitions.data(), comp);
+
+  auto match_totals = ctx.allocate<unsigned long long>(counts_matches ? 2 : 0);
+  if constexpr (counts_matches)
+    MERGEPATH_CUDA_CHECK(cudaMemsetAsync(match_totals.data(), 0, 2 * sizeof(unsigned long long), ctx.stream()));
+
+  constexpr auto tile_kernel =
+      kernel::sorted_search_tile_kernel<Policy, Bounds, TypeA, TypeB, AIt, BIt, AOut, BOut, Comp>;
+  constexpr std::size_t shared_bytes = kernel::search_layout_of<Policy, AIt, AOut, BOut, TypeA, TypeB>::bytes;
+  resident_blocks_per_sm<tile_kernel>(ctx, tuning.block_threads, shared_bytes);  // raises the shared memory limit
+  detail::launch("sorted_search_tile_kernel", tile_kernel, static_cast<unsigned>(num_tiles), tuning.block_threads,
+                 shared_bytes, ctx.stream(), a, a_count, b, b_count, partitions.data(), a_out, b_out,
+                 match_totals.data(), comp);
+  if constexpr (!counts_matches) {
+    return {};
+  } else {
+    unsigned long long totals[2];
+    MERGEPATH_CUDA_CHECK(
+        cudaMemcpyAsync(totals, match_totals.data(), sizeof totals, cudaMemcpyDeviceToHost, ctx.stream()));
+    ctx.synchronize();
+    return {reports_matches(TypeA) ? static_cast<index_t>(totals[0]) : 0,
+            reports_matches(TypeB) ? static_cast<index_t>(totals[1]) : 0};
+  }
+}
+
+}  // namespace device
+
+// The complete sorted search with an explicit tuning policy (a type with
+// `static constexpr sorted_search_tuning tuning`).
+template <class Policy, bounds Bounds, search TypeA, search TypeB, class AIt, class BIt, class AOut, class BOut,
+          class Comp = less<>>
+match_counts sorted_search_tuned(cuda_context& ctx, AIt a, index_t a_count, BIt b, index_t b_count, AOut a_out,
+                                 BOut b_out, Comp comp = {}) {
+  detail::require_range("sorted_search", "a", a, a_count);
+  detail::require_range("sorted_search", "b", b, b_count);
+  if constexpr (TypeA != search::none) detail::require_range("sorted_search", "a_out", a_out, a_count);
+  if constexpr (TypeB != search::none) detail::require_range("sorted_search", "b_out", b_out, b_count);
+  device::check_merge_inputs(ctx, "sorted_search", a, a_count, b, b_count, comp);
+  return device::launch_sorted_search<Policy, Bounds, TypeA, TypeB>(ctx, a, a_count, b, b_count, a_out, b_out, comp);
+}
+
+// The complete sorted search on the GPU (sorted_search.hpp).
+template <bounds Bounds, search TypeA, search TypeB, class AIt, class BIt, class AOut, class BOut, class Comp = less<>>
+match_counts sorted_search(cuda_context& ctx, AIt a, index_t a_count, BIt b, index_t b_count, AOut a_out, BOut b_out,
+                           Comp comp = {}) {
+  return sorted_search_tuned<default_sorted_search_policy<kernel::value_of<AIt>>, Bounds, TypeA, TypeB>(
+      ctx, a, a_count, b, b_count, a_out, b_out, comp);
+}
+
+// a_out[i] = the lower (or upper) bound of a[i] in b, on the GPU.
+template <bounds Bounds = bounds::lower, class AIt, class BIt, class OutIt, class Comp = less<>>
+void sorted_search(cuda_context& ctx, AIt a, index_t a_count, BIt b, index_t b_count, OutIt a_out, Comp comp = {}) {
+  sorted_search<Bounds, search::index, search::none>(ctx, a, a_count, b, b_count, a_out, nullptr, comp);
+}
+
+// counts[i] = op(lower_bounds[i], upper bound of a[i] in b), on the GPU: the upper-bound search
+// writes through an iterator that applies op, so the counts cost no extra pass.
+template <class AIt, class BIt, class LowerIt, class OutIt, class Comp = less<>, class Op = equality_count_op>
+void sorted_equality_count(cuda_context& ctx, AIt a, index_t a_count, BIt b, index_t b_count, LowerIt lower_bounds,
+                           OutIt counts, Comp comp = {}, Op op = {}) {
+  detail::require_range("sorted_equality_count", "lower_bounds", lower_bounds, a_count);
+  detail::require_range("sorted_equality_count", "counts", counts, a_count);
+  detail::require_range("sorted_equality_count", "a", a, a_count);
+  detail::require_range("sorted_equality_count", "b", b, b_count);
+  device::check_merge_inputs(ctx, "sorted_equality_count", a, a_count, b, b_count, comp);
+  device::launch_sorted_search<default_sorted_search_policy<kernel::value_of<AIt>>, bounds::upper, search::index,
+                               search::none>(
+      ctx, a, a_count, b, b_count, detail::equality_count_output<LowerIt, OutIt, Op>{lower_bounds, counts, op}, nullptr,
+      comp);
+}
+
+}  // namespace mergepath

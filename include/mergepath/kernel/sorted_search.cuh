@@ -1,0 +1,172 @@
+// The GPU sorted search kernel: the merge's partition pass splits the Merge Path of A and B into
+// tiles; each block loads its tile's two runs (with one element either side, for the match
+// tests) into shared memory, each thread walks its steps of the path in registers, and the
+// block scatters the results into A's and B's output runs in shared memory and stores them.
+#pragma once
+
+#include <cstdint>
+#include <type_traits>
+
+#include "../block/tile_io.cuh"
+#include "../detail/config.hpp"
+#include "../functional.hpp"
+#include "../thread/merge_path.hpp"
+#include "../thread/serial_search.hpp"
+#include "../tuning/sorted_search.hpp"
+
+namespace mergepath {
+namespace kernel {
+
+// The element type a side's output holds (a placeholder for search::none, whose iterator may be
+// nullptr).
+template <search Type, class OutIt>
+struct search_output {
+  using type = search_output_t<OutIt>;
+};
+template <class OutIt>
+struct search_output<search::none, OutIt> {
+  using type = char;
+};
+
+// Shared memory of one tile: the keys (both runs, their halos and block::tile_padding), then,
+// reusing the same bytes once the walk is done, A's and B's results, each run placed so that it
+// agrees with its global destination modulo 16 bytes.
+template <class Key, class AOutT, class BOutT, int TileItems, int ItemsPerThread>
+struct search_layout {
+  static constexpr std::size_t align16(std::size_t n) { return (n + 15) / 16 * 16; }
+  static constexpr int halo = 4;  // one element before and after each run
+  static constexpr std::size_t keys_bytes =
+      align16(sizeof(Key) * (TileItems + halo + block::tile_padding<ItemsPerThread>));
+  static constexpr std::size_t a_out_bytes = align16(sizeof(AOutT) * (TileItems + 16));
+  static constexpr std::size_t b_out_bytes = align16(sizeof(BOutT) * (TileItems + 16));
+  static constexpr std::size_t bytes = detail::max_of(keys_bytes, a_out_bytes + b_out_bytes);
+};
+
+template <class Policy, class AIt, class AOut, class BOut, search TypeA, search TypeB>
+using search_layout_of = search_layout<search_output_t<AIt>, typename search_output<TypeA, AOut>::type,
+                                       typename search_output<TypeB, BOut>::type, Policy::tuning.tile_items(),
+                                       Policy::tuning.items_per_thread>;
+
+// Where a run of T that will be stored to `out` starts in a 16-byte aligned buffer.
+template <class T, class OutIt>
+__device__ int store_residue(OutIt out) {
+  if constexpr (std::is_pointer_v<OutIt> && sizeof(T) < 16 && 16 % sizeof(T) == 0)
+    return static_cast<int>(reinterpret_cast<std::uintptr_t>(out) / sizeof(T) % (16 / sizeof(T)));
+  else
+    return 0;
+}
+
+// One tile per block. match_totals[0] and [1] collect the matches of A and B when the side
+// reports them.
+template <class Policy, bounds Bounds, search TypeA, search TypeB, class AIt, class BIt, class AOut, class BOut,
+          class Comp>
+__global__ void __launch_bounds__(Policy::tuning.block_threads, Policy::tuning.min_blocks_per_sm())
+    sorted_search_tile_kernel(AIt a, index_t a_count, BIt b, index_t b_count, const index_t* partitions, AOut a_out,
+                              BOut b_out, unsigned long long* match_totals, Comp comp) {
+  constexpr sorted_search_tuning tuning = Policy::tuning;
+  constexpr int threads = tuning.block_threads;
+  constexpr int items = tuning.items_per_thread;
+  constexpr int tile_items = tuning.tile_items();
+  static_assert(items <= 32, "a thread's decisions are bits of one word");
+  using Key = search_output_t<AIt>;
+  using AOutT = typename search_output<TypeA, AOut>::type;
+  using BOutT = typename search_output<TypeB, BOut>::type;
+  using Layout = search_layout_of<Policy, AIt, AOut, BOut, TypeA, TypeB>;
+  extern __shared__ __align__(16) unsigned char shared_bytes[];
+  Key* keys = reinterpret_cast<Key*>(shared_bytes);
+
+  // The tile's span of the path: a[a0, a0 + a_n) and b[b0, b0 + b_n).
+  const index_t total = a_count + b_count;
+  const index_t diag0 = static_cast<index_t>(blockIdx.x) * tile_items;
+  const index_t diag1 = detail::min_of(diag0 + tile_items, total);
+  const index_t a0 = partitions[blockIdx.x];
+  const index_t a1 = clamp_next_split(a0, partitions[blockIdx.x + 1], diag0, diag1);
+  const index_t b0 = diag0 - a0;
+  const int a_n = static_cast<int>(a1 - a0);
+  const int b_n = static_cast<int>((diag1 - a1) - b0);
+  const int count = a_n + b_n;
+
+  // Each run with its neighbours where they exist: the match tests look one element past it.
+  const int a_before = a0 > 0, a_after = a1 < a_count;
+  const int b_before = b0 > 0, b_after = b0 + b_n < b_count;
+  block::tile_layout runs = block::tile_layout_for<Key>(a + (a0 - a_before), a_n + a_before + a_after,
+                                                        b + (b0 - b_before), b_n + b_before + b_after);
+  block::copy_run_to_shared<threads, tile_items + 2>(a + (a0 - a_before), runs.a_count, keys, runs.a_pos);
+  block::copy_run_to_shared<threads, tile_items + 2>(b + (b0 - b_before), runs.b_count, keys, runs.b_pos);
+  block::commit_copies();
+  block::wait_for_copies<0>();
+  __syncthreads();
+  const Key* a_keys = keys + runs.a_pos + a_before;  // a_keys[k] = a[a0 + k], k in [-a_before, a_n + a_after)
+  const Key* b_keys = keys + runs.b_pos + b_before;
+
+  // Walk this thread's steps: a bound (relative to the tile) and a match flag per step, and a
+  // decision bit saying which side the step emitted.
+  const int diag = detail::min_of(items * static_cast<int>(threadIdx.x), count);
+  const int i_first = merge_path<Bounds>(a_keys, a_n, b_keys, b_n, diag, comp);
+  const int j_first = diag - i_first;
+  int i = i_first, j = j_first;
+  int bound[items];
+  unsigned from_a = 0, matched = 0;
+  MERGEPATH_UNROLL
+  for (int k = 0; k < items; ++k) {
+    if (diag + k >= count) break;
+    bool take_a = j >= b_n || (i < a_n && takes_a<Bounds>(a_keys[i], b_keys[j], comp));
+    bool match = false;
+    if (take_a) {
+      if constexpr (reports_matches(TypeA)) {
+        bool has = Bounds == bounds::lower ? b0 + j < b_count : b0 + j > 0;
+        match = has && a_has_match<Bounds>(a_keys[i], b_keys[Bounds == bounds::lower ? j : j - 1], true, comp);
+      }
+      bound[k] = j++;
+      ++i;
+    } else {
+      if constexpr (reports_matches(TypeB)) {
+        bool has = Bounds == bounds::lower ? a0 + i > 0 : a0 + i < a_count;
+        match = has && b_has_match<Bounds>(b_keys[j], a_keys[Bounds == bounds::lower ? i - 1 : i], true, comp);
+      }
+      bound[k] = i++;
+      ++j;
+    }
+    from_a |= static_cast<unsigned>(take_a) << k;
+    matched |= static_cast<unsigned>(match) << k;
+  }
+  __syncthreads();  // the keys are read; their bytes now take the results
+
+  AOutT* a_results = reinterpret_cast<AOutT*>(shared_bytes);
+  BOutT* b_results = reinterpret_cast<BOutT*>(shared_bytes + Layout::a_out_bytes);
+  if constexpr (TypeA != search::none) a_results += store_residue<AOutT>(a_out + a0);
+  if constexpr (TypeB != search::none) b_results += store_residue<BOutT>(b_out + b0);
+  int steps = detail::min_of(items, count - diag);
+  i = i_first, j = j_first;
+  MERGEPATH_UNROLL
+  for (int k = 0; k < items; ++k) {
+    if (k >= steps) break;
+    bool match = (matched >> k) & 1u;
+    if ((from_a >> k) & 1u) {
+      if constexpr (TypeA != search::none) a_results[i] = search_result<TypeA, AOutT>(b0 + bound[k], match);
+      ++i;
+    } else {
+      if constexpr (TypeB != search::none) b_results[j] = search_result<TypeB, BOutT>(a0 + bound[k], match);
+      ++j;
+    }
+  }
+  if constexpr (reports_matches(TypeA) || reports_matches(TypeB)) {
+    int a_matches = __popc(matched & from_a);
+    int b_matches = __popc(matched & ~from_a);
+    // One atomic per warp and side: the totals are a side output, not worth a block reduction.
+    for (int offset = 16; offset > 0; offset /= 2) {
+      a_matches += __shfl_down_sync(~0u, a_matches, offset);
+      b_matches += __shfl_down_sync(~0u, b_matches, offset);
+    }
+    if (threadIdx.x % 32 == 0) {
+      if (reports_matches(TypeA) && a_matches) atomicAdd(match_totals, static_cast<unsigned long long>(a_matches));
+      if (reports_matches(TypeB) && b_matches) atomicAdd(match_totals + 1, static_cast<unsigned long long>(b_matches));
+    }
+  }
+  __syncthreads();
+  if constexpr (TypeA != search::none) block::store_shared_to_global<threads, items>(a_results, a_n, a_out + a0);
+  if constexpr (TypeB != search::none) block::store_shared_to_global<threads, items>(b_results, b_n, b_out + b0);
+}
+
+}  // namespace kernel
+}  // namespace mergepath

@@ -1,0 +1,139 @@
+// serial_search: the sequential sorted search of seed 000, shared by both backends. It walks the
+// Merge Path of a and b as a merge does, but where a merge writes the element that comes out, the
+// search writes that element's bound in the other input (and whether the other input holds an
+// equal element).
+#pragma once
+
+#include <iterator>
+#include <type_traits>
+
+#include "../detail/config.hpp"
+#include "../functional.hpp"
+
+namespace mergepath {
+
+// Does a's key come out before b's at a step of the Merge Path? bounds::lower: ties take a, so
+// a[i] comes out at its lower bound in b and b[j] at its upper bound in a; bounds::upper the
+// other way round.
+template <bounds Bounds, class AKey, class BKey, class Comp>
+MERGEPATH_HD bool takes_a(const AKey& a_key, const BKey& b_key, Comp comp) {
+  return Bounds == bounds::lower ? !comp(b_key, a_key) : comp(a_key, b_key);
+}
+
+// When a[i] comes out at b's position j, the one element of b it can equal is b[j] (lower: all
+// before are smaller) or b[j - 1] (upper: all after are greater): `b_neighbour` is that element,
+// `has_neighbour` whether it exists.
+template <bounds Bounds, class AKey, class BKey, class Comp>
+MERGEPATH_HD bool a_has_match(const AKey& a_key, const BKey& b_neighbour, bool has_neighbour, Comp comp) {
+  if (!has_neighbour) return false;
+  return Bounds == bounds::lower ? !comp(a_key, b_neighbour) : !comp(b_neighbour, a_key);
+}
+
+// When b[j] comes out at a's position i, the one element of a it can equal is a[i - 1] (lower)
+// or a[i] (upper).
+template <bounds Bounds, class AKey, class BKey, class Comp>
+MERGEPATH_HD bool b_has_match(const BKey& b_key, const AKey& a_neighbour, bool has_neighbour, Comp comp) {
+  if (!has_neighbour) return false;
+  return Bounds == bounds::lower ? !comp(a_neighbour, b_key) : !comp(b_key, a_neighbour);
+}
+
+// Whether an output of this type reports matches.
+MERGEPATH_HD constexpr bool reports_matches(search type) {
+  return type == search::match || type == search::index_match;
+}
+
+// What an output element of type Out holds for a bound and a match flag.
+template <search Type, class Out>
+MERGEPATH_HD Out search_result(index_t bound, bool match) {
+  static_assert(Type != search::none, "search::none writes nothing");
+  if constexpr (Type == search::index) {
+    return static_cast<Out>(bound);
+  } else if constexpr (Type == search::match) {
+    return static_cast<Out>(match ? 1 : 0);
+  } else {
+    static_assert(std::is_integral_v<Out>,
+                  "search::index_match needs an integer output type (its top bit flags a match)");
+    using Bits = std::make_unsigned_t<Out>;
+    constexpr Bits match_bit = Bits{1} << (8 * sizeof(Out) - 1);
+    return static_cast<Out>(static_cast<Bits>(bound) | (match ? match_bit : Bits{0}));
+  }
+}
+
+// The element type written through an output iterator.
+template <class OutIt>
+using search_output_t = typename std::iterator_traits<OutIt>::value_type;
+
+// The outputs of the Merge Path steps that consume a[a_begin, a_end) and b[b_begin, b_end) (a
+// span of the whole path: a split by merge_path<Bounds>, or everything): a_out[i] for i in
+// [a_begin, a_end) and b_out[j] for j in [b_begin, b_end), each as TypeA / TypeB says. Match tests
+// look one element past the span, within a[0, a_count) and b[0, b_count). Returns the matches it
+// saw on the sides that report them. For any data, only those ranges are read and written.
+template <bounds Bounds, search TypeA, search TypeB, class AIt, class BIt, class AOut, class BOut, class Comp>
+MERGEPATH_HD match_counts serial_search(AIt a, index_t a_count, BIt b, index_t b_count, index_t a_begin, index_t a_end,
+                                        index_t b_begin, index_t b_end, AOut a_out, BOut b_out, Comp comp) {
+  match_counts matches;
+  index_t i = a_begin, j = b_begin;
+  while (i < a_end || j < b_end) {
+    if (j >= b_end || (i < a_end && takes_a<Bounds>(a[i], b[j], comp))) {
+      if constexpr (TypeA != search::none) {
+        bool match = false;
+        if constexpr (reports_matches(TypeA)) {
+          bool has = Bounds == bounds::lower ? j < b_count : j > 0;
+          match = has && a_has_match<Bounds>(a[i], b[Bounds == bounds::lower ? j : j - 1], true, comp);
+          matches.a += match;
+        }
+        a_out[i] = search_result<TypeA, search_output_t<AOut>>(j, match);
+      }
+      ++i;
+    } else {
+      if constexpr (TypeB != search::none) {
+        bool match = false;
+        if constexpr (reports_matches(TypeB)) {
+          bool has = Bounds == bounds::lower ? i > 0 : i < a_count;
+          match = has && b_has_match<Bounds>(b[j], a[Bounds == bounds::lower ? i - 1 : i], true, comp);
+          matches.b += match;
+        }
+        b_out[j] = search_result<TypeB, search_output_t<BOut>>(i, match);
+      }
+      ++j;
+    }
+  }
+  return matches;
+}
+
+}  // namespace mergepath
+
+namespace mergepath {
+namespace detail {
+
+// An output iterator for sorted_equality_count: writing upper bound u at position i stores
+// op(lower_bounds[i], u) to counts[i], so the upper-bound search computes the counts directly.
+template <class LowerIt, class CountIt, class Op>
+struct equality_count_output {
+  using value_type = index_t;
+  using difference_type = index_t;
+  using iterator_category = std::random_access_iterator_tag;
+
+  struct reference {
+    LowerIt lower_bound;
+    CountIt count;
+    Op op;
+    MERGEPATH_HD reference& operator=(index_t upper_bound) {
+      *count = op(static_cast<index_t>(*lower_bound), upper_bound);
+      return *this;
+    }
+  };
+  using pointer = void;
+
+  LowerIt lower_bounds;
+  CountIt counts;
+  Op op;
+
+  MERGEPATH_HD reference operator[](index_t i) const { return {lower_bounds + i, counts + i, op}; }
+  MERGEPATH_HD equality_count_output operator+(index_t offset) const {
+    return {lower_bounds + offset, counts + offset, op};
+  }
+};
+
+}  // namespace detail
+}  // namespace mergepath

@@ -1,0 +1,36 @@
+// Tile geometry of the GPU sorted search, per key size.
+#pragma once
+
+#include <cstddef>
+
+#include "../detail/config.hpp"
+
+namespace mergepath {
+
+struct sorted_search_tuning {
+  int block_threads;     // threads per block
+  int items_per_thread;  // Merge Path steps each thread walks in registers (at most 32)
+  // Threads per SM the compiler must leave registers for (__launch_bounds__), as in merge_tuning.
+  int min_resident_threads = 1024;
+
+  MERGEPATH_HD constexpr int tile_items() const { return block_threads * items_per_thread; }
+  MERGEPATH_HD constexpr int min_blocks_per_sm() const {
+    return min_resident_threads <= block_threads ? 1 : min_resident_threads / block_threads;
+  }
+};
+
+// The merge's keys shapes (tuning/merge.hpp) to start from: the search reads the same tiles and
+// writes at most as much.
+constexpr sorted_search_tuning sorted_search_tuning_for(int arch, std::size_t key_bytes) {
+  (void)arch;
+  if (key_bytes <= 4) return {256, 23, 1536};
+  if (key_bytes <= 8) return {256, 13, 1536};
+  return {128, 7, 1024};
+}
+
+template <class Key>
+struct default_sorted_search_policy {
+  static constexpr sorted_search_tuning tuning = sorted_search_tuning_for(90, sizeof(Key));
+};
+
+}  // namespace mergepath
