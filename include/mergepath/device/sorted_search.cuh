@@ -26,24 +26,31 @@ match_counts launch_sorted_search(cuda_context& ctx, AIt a, index_t a_count, BIt
   if (total == 0) return {};
   index_t num_tiles = detail::ceil_div<index_t>(total, tuning.tile_items());
 
-  auto partitions = ctx.allocate<index_t>(num_tiles + 1);
-  constexpr int partition_threads = 128;
-  detail::launch("merge_partition_kernel", kernel::merge_partition_kernel<Bounds, 1, AIt, BIt, Comp>,
-                 static_cast<unsigned>(detail::ceil_div<index_t>(num_tiles + 1, partition_threads)), partition_threads,
-                 0, ctx.stream(), a, a_count, b, b_count, static_cast<index_t>(tuning.tile_items()), num_tiles + 1,
-                 partitions.data(), comp);
+  constexpr auto tile_kernel =
+      kernel::sorted_search_tile_kernel<Policy, Bounds, TypeA, TypeB, AIt, BIt, AOut, BOut, Comp>;
+  constexpr std::size_t shared_bytes = kernel::search_layout_of<Policy, AIt, AOut, BOut, TypeA, TypeB>::bytes;
+  int per_sm = resident_blocks_per_sm<tile_kernel>(ctx, tuning.block_threads, shared_bytes);  // and raises the limit
+
+  // Up to self_partition_waves tiles per resident block, each block finds its own splits; beyond,
+  // the partition pass finds them for all (tuning/sorted_search.hpp).
+  index_t resident = static_cast<index_t>(per_sm) * ctx.props().multiProcessorCount;
+  bool partition_pass = num_tiles > tuning.self_partition_waves * resident;
+  auto partitions = ctx.allocate<index_t>(partition_pass ? num_tiles + 1 : 0);
+  if (partition_pass) {
+    constexpr int partition_threads = 128;
+    detail::launch("merge_partition_kernel", kernel::merge_partition_kernel<Bounds, 1, AIt, BIt, Comp>,
+                   static_cast<unsigned>(detail::ceil_div<index_t>(num_tiles + 1, partition_threads)),
+                   partition_threads, 0, ctx.stream(), a, a_count, b, b_count,
+                   static_cast<index_t>(tuning.tile_items()), num_tiles + 1, partitions.data(), comp);
+  }
 
   auto match_totals = ctx.allocate<unsigned long long>(counts_matches ? 2 : 0);
   if constexpr (counts_matches)
     MERGEPATH_CUDA_CHECK(cudaMemsetAsync(match_totals.data(), 0, 2 * sizeof(unsigned long long), ctx.stream()));
 
-  constexpr auto tile_kernel =
-      kernel::sorted_search_tile_kernel<Policy, Bounds, TypeA, TypeB, AIt, BIt, AOut, BOut, Comp>;
-  constexpr std::size_t shared_bytes = kernel::search_layout_of<Policy, AIt, AOut, BOut, TypeA, TypeB>::bytes;
-  resident_blocks_per_sm<tile_kernel>(ctx, tuning.block_threads, shared_bytes);  // raises the shared memory limit
   detail::launch("sorted_search_tile_kernel", tile_kernel, static_cast<unsigned>(num_tiles), tuning.block_threads,
-                 shared_bytes, ctx.stream(), a, a_count, b, b_count, partitions.data(), a_out, b_out,
-                 match_totals.data(), comp);
+                 shared_bytes, ctx.stream(), a, a_count, b, b_count, partition_pass ? partitions.data() : nullptr,
+                 a_out, b_out, match_totals.data(), comp);
   if constexpr (!counts_matches) {
     return {};
   } else {

@@ -8,10 +8,15 @@
 namespace mergepath {
 
 struct sorted_search_tuning {
-  int block_threads;     // threads per block
+  int block_threads;     // threads per block (at least 64: two warps search for splits)
   int items_per_thread;  // Merge Path steps each thread walks in registers (at most 32)
   // Threads per SM the compiler must leave registers for (__launch_bounds__), as in merge_tuning.
   int min_resident_threads = 1024;
+  // Inputs of at most this many tiles per resident block skip the partition pass: each block
+  // finds its own splits with two warp-wide searches, which costs less than the pass's latency
+  // floor (~12 us on an H200) until the searches' random reads add up (the merge measured the
+  // same trade: tuning/merge.hpp).
+  int self_partition_waves = 2;
 
   MERGEPATH_HD constexpr int tile_items() const { return block_threads * items_per_thread; }
   MERGEPATH_HD constexpr int min_blocks_per_sm() const {
@@ -23,9 +28,9 @@ struct sorted_search_tuning {
 // writes at most as much.
 constexpr sorted_search_tuning sorted_search_tuning_for(int arch, std::size_t key_bytes) {
   (void)arch;
-  if (key_bytes <= 4) return {256, 23, 1536};
-  if (key_bytes <= 8) return {256, 13, 1536};
-  return {128, 7, 1024};
+  if (key_bytes <= 4) return {256, 23, 1536, 2};
+  if (key_bytes <= 8) return {256, 13, 1536, 2};
+  return {128, 7, 1024, 2};
 }
 
 template <class Key>
