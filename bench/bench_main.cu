@@ -26,15 +26,20 @@ using bench::index_t;
 using bench::options;
 using bench::result_row;
 
+std::string merge_summary(const bench_context& b, index_t* size_out);
+
 // The suites, in the order they run. A new algorithm file adds its line here.
 struct suite {
   const char* name;
   const char* what;
   void (*run)(bench_context&);
+  std::string (*summary)(const bench_context&, index_t* size_out);  // its headline; "" without its rows
 };
 const suite suites[] = {
-    {"merge", "merge / merge_pairs vs CUB, Thrust and copy; textbook ladder; tunings; CPU rows",
-     bench::run_merge_bench},
+    {"merge", "merge / merge_pairs vs CUB, Thrust and copy; textbook ladder; tunings; CPU rows", bench::run_merge_bench,
+     merge_summary},
+    {"sorted_search", "sorted_search (A into B; complete, both ways) vs thrust::lower_bound and copy; CPU rows",
+     bench::run_sorted_search_bench, bench::sorted_search_summary},
 };
 
 struct usage_error : std::runtime_error {
@@ -57,8 +62,8 @@ void print_help() {
       "  --reps N          timed runs per row (default 20; 10 at 2^28 unless given)\n"
       "  --warmup N        untimed runs before timing (default 2)\n"
       "  --tunings         add rows for other merge tile shapes (merge_tuned / merge_pairs_tuned)\n"
-      "  --cpu             CPU rows (std::merge vs mergepath::merge on host_context) at every size\n"
-      "                    (by default only at 2^26 with int32 keys)\n"
+      "  --cpu             CPU rows (std::merge, std::lower_bound vs mergepath on host_context) at\n"
+      "                    every size (by default only at 2^26 with int32 keys)\n"
       "  --no-cpu          no CPU rows\n"
       "  --quick           smoke test: sizes 2^20 and 2^24, 5 reps\n"
       "  --only LIST       run only these suites (see --list)\n"
@@ -105,7 +110,7 @@ bool parse(int argc, char** argv, options& o) {
       print_help();
       return false;
     } else if (a == "--list") {
-      for (const suite& s : suites) std::printf("%-10s %s\n", s.name, s.what);
+      for (const suite& s : suites) std::printf("%-14s %s\n", s.name, s.what);
       return false;
     } else if (a == "--sizes") {
       o.log2_sizes.clear();
@@ -224,12 +229,13 @@ void print_header(const options& o, const bench::device_info& d, const std::stri
   std::printf("command: %s\n", o.command_line.c_str());
   std::printf(
       "columns: ms(med) = median time; Gkeys/s = output keys/s; GB/s = bytes read + written per second;\n"
-      "         %%copy = copy of the same bytes' time / this time; vs CUB = CUB time / this time\n");
+      "         %%copy = copy of the same bytes' time / this time; vs CUB = CUB time / this time;\n"
+      "         vs Thrust = Thrust time / this time (sorted search)\n");
   std::fflush(stdout);
 }
 
 // The headline: mergepath::merge and merge_pairs at 2^26 int32 keys (or the largest int32 size run).
-std::string summary(const bench_context& b, index_t* size_out) {
+std::string merge_summary(const bench_context& b, index_t* size_out) {
   auto find = [&](const std::string& algorithm, index_t n) -> const result_row* {
     for (const result_row& r : b.rows)
       if (r.algorithm == algorithm && r.key_type == "int32" && r.n == n && r.backend == "gpu") return &r;
@@ -289,10 +295,17 @@ std::string json_number(double v) {
   return s;
 }
 std::string json_opt_string(const std::string& s) { return s.empty() ? "null" : json_string(s); }
+std::string json_count(index_t n) { return n > 0 ? std::to_string(n) : "null"; }
+
+// One suite's headline, as printed after the table.
+struct suite_summary {
+  std::string suite;
+  index_t n = 0;
+  std::string text;
+};
 
 void write_json(const std::string& path, const options& o, const bench::device_info* d, const std::string& date,
-                const bench_context* b, const std::string& summary_line, index_t summary_n,
-                const std::string& fatal_error) {
+                const bench_context* b, const std::vector<suite_summary>& summaries, const std::string& fatal_error) {
   std::ofstream f(path);
   if (!f) {
     std::fprintf(stderr, "mergepath-bench: cannot write %s\n", path.c_str());
@@ -325,11 +338,13 @@ void write_json(const std::string& path, const options& o, const bench::device_i
       f << (i ? ",\n    " : "\n    ") << "{\"algorithm\": " << json_string(r.algorithm)
         << ", \"backend\": " << json_string(r.backend) << ", \"key_type\": " << json_string(r.key_type)
         << ", \"value_type\": " << json_opt_string(r.value_type) << ", \"n\": " << r.n
+        << ", \"a_count\": " << json_count(r.a_count) << ", \"b_count\": " << json_count(r.b_count)
         << ", \"threads\": " << (r.backend == "cpu" ? std::to_string(r.threads) : "null")
         << ", \"ms_median\": " << json_number(r.ms_median) << ", \"ms_min\": " << json_number(r.ms_min)
         << ", \"ms_max\": " << json_number(r.ms_max) << ", \"reps\": " << r.reps << ", \"input_sets\": " << r.input_sets
         << ", \"gkeys_per_s\": " << json_number(r.gkeys_per_s) << ", \"gb_per_s\": " << json_number(r.gb_per_s)
         << ", \"pct_copy\": " << json_number(r.pct_copy) << ", \"ratio_cub\": " << json_number(r.ratio_cub)
+        << ", \"ratio_thrust\": " << json_number(r.ratio_thrust)
         << ", \"ratio_std_merge\": " << json_number(r.ratio_std) << ", \"tuning\": ";
       if (r.tuning)
         f << "{\"block_threads\": " << r.tuning->block_threads
@@ -348,7 +363,16 @@ void write_json(const std::string& path, const options& o, const bench::device_i
   };
   list("notes", b ? &b->notes : nullptr);
   list("failures", b ? &b->failures : nullptr);
-  f << "  \"summary\": {\"n\": " << summary_n << ", \"text\": " << json_opt_string(summary_line) << "},\n";
+  // "summary" is the merge suite's, as in files written before there were other suites.
+  suite_summary merge;
+  for (const suite_summary& s : summaries)
+    if (s.suite == "merge") merge = s;
+  f << "  \"summary\": {\"n\": " << merge.n << ", \"text\": " << json_opt_string(merge.text) << "},\n";
+  f << "  \"summaries\": [";
+  for (std::size_t i = 0; i < summaries.size(); ++i)
+    f << (i ? ", " : "") << "{\"suite\": " << json_string(summaries[i].suite) << ", \"n\": " << summaries[i].n
+      << ", \"text\": " << json_string(summaries[i].text) << "}";
+  f << "],\n";
   f << "  \"error\": " << json_opt_string(fatal_error) << ",\n";
   f << "  \"ok\": " << (fatal_error.empty() && b && b->failures.empty() ? "true" : "false") << "\n";
   f << "}\n";
@@ -363,7 +387,7 @@ int run(const options& o) {
     (void)cudaGetLastError();
     std::fprintf(stderr, "mergepath-bench: no CUDA device: %s\n",
                  e != cudaSuccess ? cudaGetErrorString(e) : "the driver reports no devices");
-    if (!o.json_path.empty()) write_json(o.json_path, o, nullptr, date, nullptr, "", 0, "no CUDA device");
+    if (!o.json_path.empty()) write_json(o.json_path, o, nullptr, date, nullptr, {}, "no CUDA device");
     return 1;
   }
   if (o.device >= count) {
@@ -383,10 +407,13 @@ int run(const options& o) {
 
   mergepath::cuda_context ctx;
   bench_context b(o, ctx, info);
+  auto wanted = [&](const suite& s) {
+    return o.only.empty() || std::find(o.only.begin(), o.only.end(), s.name) != o.only.end();
+  };
   std::string fatal;
   try {
     for (const suite& s : suites) {
-      if (!o.only.empty() && std::find(o.only.begin(), o.only.end(), s.name) == o.only.end()) continue;
+      if (!wanted(s)) continue;
       std::printf("\n=== %s: %s\n", s.name, s.what);
       std::fflush(stdout);
       s.run(b);
@@ -396,11 +423,18 @@ int run(const options& o) {
     b.fail(std::string("ERROR (fatal): ") + fatal);
   }
 
-  index_t summary_n = 0;
-  std::string line = summary(b, &summary_n);
-  if (!line.empty()) std::printf("\nsummary (int32, n = %s): %s\n", bench::log2_label(summary_n).c_str(), line.c_str());
+  std::vector<suite_summary> summaries;
+  for (const suite& s : suites) {
+    suite_summary sum;
+    sum.suite = s.name;
+    if (wanted(s)) sum.text = s.summary(b, &sum.n);
+    if (sum.text.empty()) continue;
+    std::printf("%ssummary (int32, n = %s): %s\n", summaries.empty() ? "\n" : "", bench::log2_label(sum.n).c_str(),
+                sum.text.c_str());
+    summaries.push_back(sum);
+  }
   if (!o.json_path.empty()) {
-    write_json(o.json_path, o, &info, date, &b, line, summary_n, fatal);
+    write_json(o.json_path, o, &info, date, &b, summaries, fatal);
     std::printf("json:    %s\n", o.json_path.c_str());
   }
   if (!b.failures.empty()) {

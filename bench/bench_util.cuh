@@ -1,7 +1,7 @@
 // Shared pieces of mergepath-bench: options, the bench context that collects result rows,
 // CUDA-event timing, device buffers, input generation and output verification.
 //
-// Each algorithm file (bench_merge.cu, later bench_sorted_search.cu, ...) defines one suite
+// Each algorithm file (bench_merge.cu, bench_sorted_search.cu, ...) defines one suite
 // function `void run_<name>_bench(bench_context&)`, declared at the bottom of this file and listed
 // in bench_main.cu's suite table.
 #pragma once
@@ -76,7 +76,9 @@ struct result_row {
   std::string algorithm;
   std::string key_type;
   std::string value_type;  // empty: keys only
-  index_t n = 0;           // elements per input
+  index_t n = 0;           // elements per input (sorted search: of the larger input)
+  // Sorted search: |A| and |B|, which may differ; 0 elsewhere.
+  index_t a_count = 0, b_count = 0;
   std::string backend = "gpu";
   int threads = 0;  // CPU rows
   double ms_median = not_measured, ms_min = not_measured, ms_max = not_measured;
@@ -84,7 +86,9 @@ struct result_row {
   double gb_per_s = not_measured;     // (bytes read + bytes written) / s / 1e9
   double pct_copy = not_measured;     // copy of the same bytes, time ratio, in percent
   double ratio_cub = not_measured;    // CUB time / this time
-  double ratio_std = not_measured;    // CPU rows: std::merge time / this time
+  double ratio_std = not_measured;    // CPU rows: the std algorithm's time (std::merge, ...) / this time
+  // Thrust time / this time, in suites whose reference is Thrust (sorted search).
+  double ratio_thrust = not_measured;
   std::optional<mergepath::merge_tuning> tuning;
   int reps = 0;
   int input_sets = 1;
@@ -366,11 +370,15 @@ class bench_context {
     }
   }
 
+  // Which library a group's GPU rows are compared with, in the last ratio column.
+  enum class versus { cub, thrust };
+
   // A group of GPU rows (one key type and size): title, then the column titles.
-  void begin_gpu_group(const std::string& title) {
+  void begin_gpu_group(const std::string& title, versus reference = versus::cub) {
+    versus_ = reference;
     std::printf("\n--- %s\n", title.c_str());
-    std::printf("%-42s %-6s %-6s %10s %9s %8s %7s %7s  %s\n", "algorithm", "key", "n", "ms(med)", "Gkeys/s", "GB/s",
-                "%copy", "vs CUB", "check");
+    std::printf("%-42s %-6s %-6s %10s %9s %8s %7s %*s  %s\n", "algorithm", "key", "n", "ms(med)", "Gkeys/s", "GB/s",
+                "%copy", versus_width(), versus_ == versus::cub ? "vs CUB" : "vs Thrust", "check");
     std::fflush(stdout);
   }
   void begin_cpu_group(const std::string& title) {
@@ -388,9 +396,10 @@ class bench_context {
                   n.c_str(), r.threads, r.ms_median, r.gkeys_per_s, r.gb_per_s, ratio(r.ratio_std).c_str(),
                   r.check.c_str());
     } else {
-      std::printf("%-42s %-6s %-6s %10.4f %9.2f %8.1f %7s %7s  %s\n", r.algorithm.c_str(), r.key_type.c_str(),
-                  n.c_str(), r.ms_median, r.gkeys_per_s, r.gb_per_s, percent(r.pct_copy).c_str(),
-                  ratio(r.ratio_cub).c_str(), r.check.c_str());
+      double versus_ratio = versus_ == versus::cub ? r.ratio_cub : r.ratio_thrust;
+      std::printf("%-42s %-6s %-6s %10.4f %9.2f %8.1f %7s %*s  %s\n", r.algorithm.c_str(), r.key_type.c_str(),
+                  n.c_str(), r.ms_median, r.gkeys_per_s, r.gb_per_s, percent(r.pct_copy).c_str(), versus_width(),
+                  ratio(versus_ratio).c_str(), r.check.c_str());
     }
     std::fflush(stdout);
     rows.push_back(r);
@@ -408,6 +417,10 @@ class bench_context {
     std::snprintf(s, sizeof s, "%.2fx", v);
     return s;
   }
+
+ private:
+  int versus_width() const { return versus_ == versus::cub ? 7 : 9; }  // the column fits its title
+  versus versus_ = versus::cub;
 };
 
 // Figures of a row from its timing: `out_keys` keys written per run, `bytes` read + written.
@@ -425,6 +438,10 @@ inline void fill_rates(result_row& r, const timing& t, double out_keys, double b
 // ---------------------------------------------------------------------------------------------
 // Suites: one per algorithm file, listed in bench_main.cu.
 
-void run_merge_bench(bench_context& b);  // bench_merge.cu
+void run_merge_bench(bench_context& b);          // bench_merge.cu
+void run_sorted_search_bench(bench_context& b);  // bench_sorted_search.cu
+
+// A suite's headline from its rows ("" when they are missing); *size_out = the n it speaks of.
+std::string sorted_search_summary(const bench_context& b, index_t* size_out);  // bench_sorted_search.cu
 
 }  // namespace bench

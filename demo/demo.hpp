@@ -195,6 +195,7 @@ struct demonstration {
   void (*run)(backend&);
 };
 
-void demo_merge(backend& be);  // demo_merge.cpp
+void demo_merge(backend& be);          // demo_merge.cpp
+void demo_sorted_search(backend& be);  // demo_sorted_search.cpp
 
 }  // namespace demo

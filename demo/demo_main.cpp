@@ -15,6 +15,8 @@ namespace {
 
 const demo::demonstration demonstrations[] = {
     {"merge", "merge two sorted arrays; stable merge_pairs; the textbook ladder (GPU)", demo::demo_merge},
+    {"sorted_search", "the seed's two sorted searches: lower bounds; both directions with match flags",
+     demo::demo_sorted_search},
 };
 
 void print_help() {
@@ -54,7 +56,7 @@ int main(int argc, char** argv) {
       print_help();
       return 0;
     } else if (a == "--list") {
-      for (const auto& d : demonstrations) std::printf("%-10s %s\n", d.name, d.what);
+      for (const auto& d : demonstrations) std::printf("%-14s %s\n", d.name, d.what);
       return 0;
     } else if (a == "--cpu") {
       choice = demo::backend_choice::cpu;

@@ -1,15 +1,17 @@
 // Heavy GPU tests (CTest label `large`; CI leaves them out): more than 2^31 outputs, 2^29 int32
 // against std::merge, many tiles per block of the default persistent grid, and every size up
-// to a few tiles.
+// to a few tiles; for sorted_search more than 2^31 elements and every size up to two tiles.
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <mergepath/mergepath.hpp>
 #include <random>
 #include <vector>
 
 #include "gpu_util.cuh"
+#include "search_util.hpp"
 
 namespace mergepath_test {
 namespace {
@@ -130,6 +132,106 @@ TEST_F(GpuMergeLarge, EverySizeUpToTwoTiles) {
           [](auto& ctx, auto ak, auto av, index_t na, auto bk, auto bv, index_t nb, auto ok, auto ov) {
             mergepath::merge_pairs(ctx, ak, av, na, bk, bv, nb, ok, ov);
           })));
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// sorted_search
+
+class GpuSortedSearchLarge : public gpu_test {};
+
+// More than 2^31 elements: a is 2^31 + 1000 bytes in runs of each value (about a fifth absent),
+// b is 0, 1, ..., 255. So a[i]'s lower bound in b is its own value, always with a match (int32
+// outputs), and b[v]'s upper bound in a is where v's run in a ends (beyond 2^31: int64 outputs),
+// a match where that run is not empty.
+TEST_F(GpuSortedSearchLarge, MoreThanTwoToThe31Elements) {
+  const index_t a_count = (index_t{1} << 31) + 1000, b_count = 256;
+  SCOPED_TRACE("MERGEPATH_TEST_SEED=" + std::to_string(base_seed()));
+  std::mt19937_64 rng(case_seed({400}));
+  std::array<index_t, 256> a_runs = random_run_lengths(a_count, rng);
+  std::vector<std::uint8_t> b_values(256);
+  for (int v = 0; v < 256; ++v) b_values[static_cast<std::size_t>(v)] = static_cast<std::uint8_t>(v);
+
+  device_vector<std::uint8_t> a(static_cast<std::size_t>(a_count)), b(b_values);
+  fill_runs(a.data(), a_runs);
+  device_vector<std::int32_t> a_out(static_cast<std::size_t>(a_count) + 2 * guard_items);
+  device_vector<index_t> b_out(static_cast<std::size_t>(b_count) + 2 * guard_items);
+  a_out.fill_poison();
+  b_out.fill_poison();
+  mergepath::cuda_context ctx;
+  mergepath::match_counts matches = mergepath::sorted_search<bounds::lower, search::index_match, search::index_match>(
+      ctx, a.data(), a_count, b.data(), b_count, a_out.data() + guard_items, b_out.data() + guard_items);
+  ctx.synchronize();
+
+  std::vector<index_t> b_expected;
+  index_t run_end = 0, values_present = 0;
+  for (int v = 0; v < 256; ++v) {
+    run_end += a_runs[v];
+    b_expected.push_back(with_match_bit<index_t>(run_end, a_runs[v] > 0));
+    values_present += a_runs[v] > 0;
+  }
+  EXPECT_TRUE(guarded_equal(b_expected, b_out.download()));
+  EXPECT_EQ(matches.a, a_count);
+  EXPECT_EQ(matches.b, values_present);
+
+  // a's 8.6 GB of results, in pieces: a_out[i] = a[i] with the match bit; the guards untouched.
+  const std::size_t piece = std::size_t{1} << 26;
+  std::vector<std::int32_t> got(piece);
+  index_t mismatches = 0, first_mismatch = -1;
+  int value = 0;
+  index_t value_end = a_runs[0];
+  for (index_t start = 0; start < a_count; start += static_cast<index_t>(piece)) {
+    std::size_t n = static_cast<std::size_t>(std::min<index_t>(static_cast<index_t>(piece), a_count - start));
+    MERGEPATH_CUDA_CHECK(
+        cudaMemcpy(got.data(), a_out.data() + guard_items + start, n * sizeof(std::int32_t), cudaMemcpyDeviceToHost));
+    for (std::size_t k = 0; k < n; ++k) {
+      index_t i = start + static_cast<index_t>(k);
+      while (i >= value_end) value_end += a_runs[++value];
+      if (got[k] != with_match_bit<std::int32_t>(value, true) && mismatches++ == 0) first_mismatch = i;
+    }
+  }
+  EXPECT_EQ(mismatches, 0) << "first at a_out[" << first_mismatch << "]";
+  std::vector<std::int32_t> guard(guard_items);
+  MERGEPATH_CUDA_CHECK(
+      cudaMemcpy(guard.data(), a_out.data(), guard_items * sizeof(std::int32_t), cudaMemcpyDeviceToHost));
+  EXPECT_TRUE(untouched(guard, 0, guard_items)) << "guard before a_out";
+  MERGEPATH_CUDA_CHECK(cudaMemcpy(guard.data(), a_out.data() + guard_items + a_count,
+                                  guard_items * sizeof(std::int32_t), cudaMemcpyDeviceToHost));
+  EXPECT_TRUE(untouched(guard, 0, guard_items)) << "guard after a_out";
+}
+
+// Every total size from 0 to a little over two tiles, each split at random between a and b,
+// with long runs of duplicates: both bounds, match bits on both sides.
+template <bounds Bounds>
+void check_search_with_match_bits(mergepath::cuda_context& ctx, const merge_input<int>& in) {
+  const index_t a_count = static_cast<index_t>(in.a.size()), b_count = static_cast<index_t>(in.b.size());
+  search_oracle expect = sorted_search_oracle(in, mergepath::less<>{});
+  device_vector<int> a(in.a), b(in.b);
+  device_vector<std::int32_t> a_out(static_cast<std::size_t>(a_count) + 2 * guard_items);
+  device_vector<std::int32_t> b_out(static_cast<std::size_t>(b_count) + 2 * guard_items);
+  a_out.fill_poison();
+  b_out.fill_poison();
+  mergepath::match_counts matches = mergepath::sorted_search<Bounds, search::index_match, search::index_match>(
+      ctx, a.data(), a_count, b.data(), b_count, a_out.data() + guard_items, b_out.data() + guard_items);
+  ASSERT_TRUE(guarded_equal(
+      expected_output<search::index_match, std::int32_t>(a_bounds(Bounds, expect), expect.a.match), a_out.download()));
+  ASSERT_TRUE(guarded_equal(
+      expected_output<search::index_match, std::int32_t>(b_bounds(Bounds, expect), expect.b.match), b_out.download()));
+  EXPECT_EQ(matches.a, expect.a.matches);
+  EXPECT_EQ(matches.b, expect.b.matches);
+}
+
+TEST_F(GpuSortedSearchLarge, EverySizeUpToTwoTiles) {
+  mergepath::cuda_context ctx;
+  const index_t tile = mergepath::default_sorted_search_policy<int>::tuning.tile_items();
+  for (index_t n = 0; n <= 2 * tile + 2; ++n) {
+    std::mt19937_64 rng(case_seed({401, n}));
+    index_t a_count = std::uniform_int_distribution<index_t>(0, n)(rng);
+    search_case c{a_count, n - a_count, search_distribution::few_distinct, case_seed({401, n, 1})};
+    SCOPED_TRACE(c.name());
+    merge_input<int> in = make_search_input<int>(c, mergepath::less<>{});
+    ASSERT_NO_FATAL_FAILURE(check_search_with_match_bits<bounds::lower>(ctx, in));
+    ASSERT_NO_FATAL_FAILURE(check_search_with_match_bits<bounds::upper>(ctx, in));
   }
 }
 
