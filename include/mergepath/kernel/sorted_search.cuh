@@ -148,14 +148,14 @@ __global__ void __launch_bounds__(Policy::tuning.block_threads, Policy::tuning.m
         bool has = Bounds == bounds::lower ? b0 + j < b_count : b0 + j > 0;
         match = has && a_has_match<Bounds>(a_keys[i], b_keys[Bounds == bounds::lower ? j : j - 1], true, comp);
       }
-      bound[k] = j++;
+      bound[k] = j;  // a[i] comes out before b[j]
       ++i;
     } else {
       if constexpr (reports_matches(TypeB)) {
         bool has = Bounds == bounds::lower ? a0 + i > 0 : a0 + i < a_count;
         match = has && b_has_match<Bounds>(b_keys[j], a_keys[Bounds == bounds::lower ? i - 1 : i], true, comp);
       }
-      bound[k] = i++;
+      bound[k] = i;  // b[j] comes out before a[i]
       ++j;
     }
     from_a |= static_cast<unsigned>(take_a) << k;
