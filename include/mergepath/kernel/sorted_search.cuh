@@ -38,9 +38,10 @@ struct search_layout {
   static constexpr int halo = 4;  // one element before and after each run
   static constexpr std::size_t keys_bytes =
       align16(sizeof(Key) * (TileItems + halo + block::tile_padding<ItemsPerThread>));
-  static constexpr std::size_t a_out_bytes = align16(sizeof(AOutT) * (TileItems + 16));
-  static constexpr std::size_t b_out_bytes = align16(sizeof(BOutT) * (TileItems + 16));
-  static constexpr std::size_t bytes = detail::max_of(keys_bytes, a_out_bytes + b_out_bytes);
+  // A's results, then B's: a_n + b_n <= TileItems, each run shifted by up to 15 slots.
+  static constexpr std::size_t results_bytes =
+      detail::max_of(sizeof(AOutT), sizeof(BOutT)) * (TileItems + 16) + 16 * sizeof(BOutT) + 16;
+  static constexpr std::size_t bytes = detail::max_of(keys_bytes, align16(results_bytes));
 };
 
 template <class Policy, class AIt, class AOut, class BOut, search TypeA, search TypeB>
@@ -102,7 +103,6 @@ __global__ void __launch_bounds__(Policy::tuning.block_threads, Policy::tuning.m
   using Key = search_output_t<AIt>;
   using AOutT = typename search_output<TypeA, AOut>::type;
   using BOutT = typename search_output<TypeB, BOut>::type;
-  using Layout = search_layout_of<Policy, AIt, AOut, BOut, TypeA, TypeB>;
   extern __shared__ __align__(16) unsigned char shared_bytes[];
   Key* keys = reinterpret_cast<Key*>(shared_bytes);
 
@@ -136,27 +136,41 @@ __global__ void __launch_bounds__(Policy::tuning.block_threads, Policy::tuning.m
   const int i_first = merge_path<Bounds>(a_keys, a_n, b_keys, b_n, diag, comp);
   const int j_first = diag - i_first;
   int i = i_first, j = j_first;
+  // The current keys live in registers, so a step loads one key, from the side it advances (a
+  // run's next slot is its halo or padding when the run ends: read, never used). The match
+  // tests need one more neighbour: the previous a (lower) or the previous b (upper).
+  constexpr bool keeps_a_prev = Bounds == bounds::lower && reports_matches(TypeB);
+  constexpr bool keeps_b_prev = Bounds == bounds::upper && reports_matches(TypeA);
+  Key a_key = a_keys[i], b_key = b_keys[j];
+  Key a_prev = a_keys[keeps_a_prev ? detail::max_of(i - 1, -a_before) : i];  // used only where a0 + i > 0
+  Key b_prev = b_keys[keeps_b_prev ? detail::max_of(j - 1, -b_before) : j];  // used only where b0 + j > 0
   int bound[items];
   unsigned from_a = 0, matched = 0;
   MERGEPATH_UNROLL
   for (int k = 0; k < items; ++k) {
     if (diag + k >= count) break;
-    bool take_a = j >= b_n || (i < a_n && takes_a<Bounds>(a_keys[i], b_keys[j], comp));
+    bool take_a = j >= b_n || (i < a_n && takes_a<Bounds>(a_key, b_key, comp));
     bool match = false;
     if (take_a) {
       if constexpr (reports_matches(TypeA)) {
-        bool has = Bounds == bounds::lower ? b0 + j < b_count : b0 + j > 0;
-        match = has && a_has_match<Bounds>(a_keys[i], b_keys[Bounds == bounds::lower ? j : j - 1], true, comp);
+        if constexpr (Bounds == bounds::lower)
+          match = a_has_match<Bounds>(a_key, b_key, b0 + j < b_count, comp);
+        else
+          match = a_has_match<Bounds>(a_key, b_prev, b0 + j > 0, comp);
       }
       bound[k] = j;  // a[i] comes out before b[j]
-      ++i;
+      if constexpr (keeps_a_prev) a_prev = a_key;
+      a_key = a_keys[++i];
     } else {
       if constexpr (reports_matches(TypeB)) {
-        bool has = Bounds == bounds::lower ? a0 + i > 0 : a0 + i < a_count;
-        match = has && b_has_match<Bounds>(b_keys[j], a_keys[Bounds == bounds::lower ? i - 1 : i], true, comp);
+        if constexpr (Bounds == bounds::lower)
+          match = b_has_match<Bounds>(b_key, a_prev, a0 + i > 0, comp);
+        else
+          match = b_has_match<Bounds>(b_key, a_key, a0 + i < a_count, comp);
       }
       bound[k] = i;  // b[j] comes out before a[i]
-      ++j;
+      if constexpr (keeps_b_prev) b_prev = b_key;
+      b_key = b_keys[++j];
     }
     from_a |= static_cast<unsigned>(take_a) << k;
     matched |= static_cast<unsigned>(match) << k;
@@ -164,8 +178,13 @@ __global__ void __launch_bounds__(Policy::tuning.block_threads, Policy::tuning.m
   __syncthreads();  // the keys are read; their bytes now take the results
 
   AOutT* a_results = reinterpret_cast<AOutT*>(shared_bytes);
-  BOutT* b_results = reinterpret_cast<BOutT*>(shared_bytes + Layout::a_out_bytes);
-  if constexpr (TypeA != search::none) a_results += store_residue<AOutT>(a_out + a0);
+  int a_slots = 0;  // what A's results take
+  if constexpr (TypeA != search::none) {
+    a_results += store_residue<AOutT>(a_out + a0);
+    a_slots = static_cast<int>(a_results - reinterpret_cast<AOutT*>(shared_bytes)) + a_n;
+  }
+  std::size_t b_offset = (a_slots * sizeof(AOutT) + 15) / 16 * 16;
+  BOutT* b_results = reinterpret_cast<BOutT*>(shared_bytes + b_offset);
   if constexpr (TypeB != search::none) b_results += store_residue<BOutT>(b_out + b0);
   int steps = detail::min_of(items, count - diag);
   i = i_first, j = j_first;
