@@ -18,6 +18,8 @@
 #endif
 
 #include <algorithm>
+#include <tuple>
+#include <type_traits>
 #include <vector>
 
 namespace bench {
@@ -346,6 +348,33 @@ void run_cpu_rows(bench_context& b, const std::vector<key_type>& a, const std::v
   }
 }
 
+// --tunings: the lower bound at other tile shapes (sorted_search_tuned), the default among them.
+template <int BlockThreads, int ItemsPerThread, int ResidentThreads>
+struct search_policy {
+  static constexpr mergepath::sorted_search_tuning tuning{BlockThreads, ItemsPerThread, ResidentThreads};
+};
+template <class... Policies>
+void lower_bound_rows_for(search_case& c, mergepath::cuda_context& ctx, std::tuple<Policies...>*) {
+  index_t na = c.a_count, nb = c.b_count;
+  auto one = [&](auto* policy) {
+    using Policy = std::remove_pointer_t<decltype(policy)>;
+    constexpr mergepath::sorted_search_tuning t = Policy::tuning;
+    std::string label = "mergepath::sorted_search_tuned {" + std::to_string(t.block_threads) + "," +
+                        std::to_string(t.items_per_thread) + "," + std::to_string(t.min_resident_threads) + "}";
+    c.row(label, row_kind::ours, outputs::a_lower, [&](int s) {
+      mergepath::sorted_search_tuned<Policy, bounds::lower, search::index, search::none>(ctx, c.a(s), na, c.b(s), nb,
+                                                                                         c.a_out(s), nullptr);
+    });
+  };
+  (one(static_cast<Policies*>(nullptr)), ...);
+}
+void lower_bound_tuning_rows(search_case& c, mergepath::cuda_context& ctx) {
+  lower_bound_rows_for(
+      c, ctx,
+      static_cast<std::tuple<search_policy<256, 31, 1536>, search_policy<512, 23, 1536>, search_policy<256, 23, 2048>,
+                             search_policy<256, 15, 2048>, search_policy<128, 31, 1536>>*>(nullptr));
+}
+
 void run_shape(bench_context& b, int log2, const shape& sh) {
   index_t n = index_t{1} << log2;
   std::size_t key_bytes = sizeof(key_type);
@@ -394,6 +423,7 @@ void run_shape(bench_context& b, int log2, const shape& sh) {
   });
   c.row("mergepath::sorted_search", row_kind::ours, outputs::a_lower,
         [&](int s) { mergepath::sorted_search(ctx, c.a(s), na, c.b(s), nb, c.a_out(s)); });
+  if (b.opts.tunings) lower_bound_tuning_rows(c, ctx);
   c.row("thrust::lower_bound (shuffled needles)", row_kind::third_party, outputs::a_lower_shuffled, [&](int s) {
     thrust::lower_bound(policy(), c.b(s), c.b(s) + nb, c.a_shuffled(s), c.a_shuffled(s) + na, c.a_out(s));
   });

@@ -44,9 +44,11 @@ match_counts launch_sorted_search(cuda_context& ctx, AIt a, index_t a_count, BIt
                    static_cast<index_t>(tuning.tile_items()), num_tiles + 1, partitions.data(), comp);
   }
 
-  auto match_totals = ctx.allocate<unsigned long long>(counts_matches ? 2 : 0);
+  constexpr int match_counters = 2 * kernel::match_slots;
+  auto match_totals = ctx.allocate<unsigned long long>(counts_matches ? match_counters : 0);
   if constexpr (counts_matches)
-    MERGEPATH_CUDA_CHECK(cudaMemsetAsync(match_totals.data(), 0, 2 * sizeof(unsigned long long), ctx.stream()));
+    MERGEPATH_CUDA_CHECK(
+        cudaMemsetAsync(match_totals.data(), 0, match_counters * sizeof(unsigned long long), ctx.stream()));
 
   detail::launch("sorted_search_tile_kernel", tile_kernel, static_cast<unsigned>(num_tiles), tuning.block_threads,
                  shared_bytes, ctx.stream(), a, a_count, b, b_count, partition_pass ? partitions.data() : nullptr,
@@ -54,12 +56,16 @@ match_counts launch_sorted_search(cuda_context& ctx, AIt a, index_t a_count, BIt
   if constexpr (!counts_matches) {
     return {};
   } else {
-    unsigned long long totals[2];
+    unsigned long long totals[match_counters];
     MERGEPATH_CUDA_CHECK(
         cudaMemcpyAsync(totals, match_totals.data(), sizeof totals, cudaMemcpyDeviceToHost, ctx.stream()));
     ctx.synchronize();
-    return {reports_matches(TypeA) ? static_cast<index_t>(totals[0]) : 0,
-            reports_matches(TypeB) ? static_cast<index_t>(totals[1]) : 0};
+    match_counts sum;
+    for (int s = 0; s < kernel::match_slots; ++s) {
+      if constexpr (reports_matches(TypeA)) sum.a += static_cast<index_t>(totals[2 * s]);
+      if constexpr (reports_matches(TypeB)) sum.b += static_cast<index_t>(totals[2 * s + 1]);
+    }
+    return sum;
   }
 }
 

@@ -88,8 +88,11 @@ __device__ a_splits tile_splits(AIt a, index_t a_count, BIt b, index_t b_count, 
   return {a0, clamp_next_split(a0, a1, diag0, diag1)};
 }
 
-// One tile per block. match_totals[0] and [1] collect the matches of A and B when the side
-// reports them.
+// Counters the match totals are spread over (A's and B's side by side), summed on the host.
+constexpr int match_slots = 64;
+
+// One tile per block. match_totals[2 * s] and [2 * s + 1] (s < match_slots) collect the matches
+// of A and B when the side reports them.
 template <class Policy, bounds Bounds, search TypeA, search TypeB, class AIt, class BIt, class AOut, class BOut,
           class Comp>
 __global__ void __launch_bounds__(Policy::tuning.block_threads, Policy::tuning.min_blocks_per_sm())
@@ -203,14 +206,25 @@ __global__ void __launch_bounds__(Policy::tuning.block_threads, Policy::tuning.m
   if constexpr (reports_matches(TypeA) || reports_matches(TypeB)) {
     int a_matches = __popc(matched & from_a);
     int b_matches = __popc(matched & ~from_a);
-    // One atomic per warp and side: the totals are a side output, not worth a block reduction.
+    // Summed per warp, then per block in shared memory, then one atomic per block and side into
+    // one of match_slots counters: hundreds of thousands of atomics on one address serialize
+    // (measured: they doubled the complete search's time).
+    __shared__ int block_matches[2];
+    if (threadIdx.x == 0) block_matches[0] = block_matches[1] = 0;
+    __syncthreads();
     for (int offset = 16; offset > 0; offset /= 2) {
       a_matches += __shfl_down_sync(~0u, a_matches, offset);
       b_matches += __shfl_down_sync(~0u, b_matches, offset);
     }
     if (threadIdx.x % 32 == 0) {
-      if (reports_matches(TypeA) && a_matches) atomicAdd(match_totals, static_cast<unsigned long long>(a_matches));
-      if (reports_matches(TypeB) && b_matches) atomicAdd(match_totals + 1, static_cast<unsigned long long>(b_matches));
+      if (a_matches) atomicAdd(&block_matches[0], a_matches);
+      if (b_matches) atomicAdd(&block_matches[1], b_matches);
+    }
+    __syncthreads();
+    if (threadIdx.x == 0) {
+      unsigned long long* slot = match_totals + 2 * (blockIdx.x % match_slots);
+      if (block_matches[0]) atomicAdd(slot, static_cast<unsigned long long>(block_matches[0]));
+      if (block_matches[1]) atomicAdd(slot + 1, static_cast<unsigned long long>(block_matches[1]));
     }
   }
   __syncthreads();
