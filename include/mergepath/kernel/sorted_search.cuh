@@ -149,10 +149,9 @@ __global__ void __launch_bounds__(Policy::tuning.block_threads, Policy::tuning.m
   Key b_prev = b_keys[keeps_b_prev ? detail::max_of(j - 1, -b_before) : j];  // used only where b0 + j > 0
   int bound[items];
   unsigned from_a = 0, matched = 0;
-  // Threads with a full share (all but the last tile's last ones) skip the per-step count test:
-  // the kernel is bound by issued instructions.
-  const int steps = detail::min_of(items, count - diag);
-  auto walk_step = [&](int k) {
+  MERGEPATH_UNROLL
+  for (int k = 0; k < items; ++k) {
+    if (diag + k >= count) break;
     bool take_a = j >= b_n || (i < a_n && takes_a<Bounds>(a_key, b_key, comp));
     bool match = false;
     if (take_a) {
@@ -178,18 +177,7 @@ __global__ void __launch_bounds__(Policy::tuning.block_threads, Policy::tuning.m
     }
     from_a |= static_cast<unsigned>(take_a) << k;
     matched |= static_cast<unsigned>(match) << k;
-  };
-  auto walk = [&](auto share_is_full) {
-    MERGEPATH_UNROLL
-    for (int k = 0; k < items; ++k) {
-      if (!decltype(share_is_full)::value && k >= steps) break;
-      walk_step(k);
-    }
-  };
-  if (steps == items)
-    walk(std::true_type{});
-  else
-    walk(std::false_type{});
+  }
   __syncthreads();  // the keys are read; their bytes now take the results
 
   AOutT* a_results = reinterpret_cast<AOutT*>(shared_bytes);
@@ -201,6 +189,7 @@ __global__ void __launch_bounds__(Policy::tuning.block_threads, Policy::tuning.m
   std::size_t b_offset = (a_slots * sizeof(AOutT) + 15) / 16 * 16;
   BOutT* b_results = reinterpret_cast<BOutT*>(shared_bytes + b_offset);
   if constexpr (TypeB != search::none) b_results += store_residue<BOutT>(b_out + b0);
+  int steps = detail::min_of(items, count - diag);
   i = i_first, j = j_first;
   MERGEPATH_UNROLL
   for (int k = 0; k < items; ++k) {
