@@ -4,6 +4,7 @@
 
 #include "../detail/config.hpp"
 #include "../functional.hpp"
+#include "../thread/merge_path.hpp"
 
 namespace mergepath {
 namespace block {
@@ -43,6 +44,38 @@ __device__ inline index_t merge_path_begin(index_t b_count, index_t diag) {
   return detail::max_of<index_t>(0, diag - b_count);
 }
 __device__ inline index_t merge_path_end(index_t a_count, index_t diag) { return detail::min_of(diag, a_count); }
+
+// Where a's run of the tile between output diagonals diag0 < diag1 begins and ends.
+struct tile_splits {
+  index_t begin, end;
+};
+
+// The tile's splits without a partition pass: warps 0 and 1 search the whole input side by side
+// (warp 0 does both in a one-warp block) and every thread of the block gets the answer. The end
+// is clamped against the begin, so the tile is a valid pair of ranges even for unsorted input.
+template <int BlockThreads, bounds Bounds, class AIt, class BIt, class Comp>
+__device__ tile_splits find_tile_splits(AIt a, index_t a_count, BIt b, index_t b_count, index_t diag0, index_t diag1,
+                                        Comp comp) {
+  static_assert(BlockThreads % warp_lanes == 0, "the searches take whole warps");
+  constexpr int second_searcher = BlockThreads >= 2 * warp_lanes ? 1 : 0;
+  __shared__ index_t found[2];
+  int warp = static_cast<int>(threadIdx.x) / warp_lanes;
+  bool lane_zero = threadIdx.x % warp_lanes == 0;
+  auto search = [&](index_t diag) {
+    return warp_merge_path<Bounds>(a, b, diag, merge_path_begin(b_count, diag), merge_path_end(a_count, diag), comp);
+  };
+  if (warp == 0) {
+    index_t split = search(diag0);
+    if (lane_zero) found[0] = split;
+  }
+  if (warp == second_searcher) {
+    index_t split = search(diag1);
+    if (lane_zero) found[1] = split;
+  }
+  __syncthreads();
+  index_t begin = found[0];
+  return {begin, clamp_next_split(begin, found[1], diag0, diag1)};
+}
 
 }  // namespace block
 }  // namespace mergepath

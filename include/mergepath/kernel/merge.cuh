@@ -223,23 +223,17 @@ __global__ void __launch_bounds__(Policy::tuning.block_threads, Policy::tuning.m
   constexpr merge_tuning tuning = Policy::tuning;
   constexpr index_t tile_items = tuning.tile_items();
   static_assert(tuning.stages == 1, "the chunked schedule has one stage");
-  static_assert(tuning.block_threads % block::warp_lanes == 0, "the split searches take whole warps");
   extern __shared__ __align__(16) unsigned char shared_bytes[];
   const merge_tile_io<Policy, AKeys, AVals, BKeys, BVals, OutKeys, OutVals, Comp> io{
       a_keys, a_vals, b_keys, b_vals, out_keys, out_vals, comp, shared_bytes};
-  // Splits warp 0 found, published to the block by the next barrier: [0] and [1] at the start,
-  // [2] once per tile (read before merge_and_store's closing barrier, rewritten after it).
-  __shared__ index_t found_split[3];
+  // The next split warp 0 found, published to the block by the barrier before each merge (read
+  // before merge_and_store's closing barrier, rewritten after it).
+  __shared__ index_t found_split;
 
   const index_t total = a_count + b_count;
   const index_t chunk_begin = blockIdx.x * chunk_tiles * tile_items;
   const index_t chunk_end = detail::min_of(chunk_begin + chunk_tiles * tile_items, total);
-  const int warp = static_cast<int>(threadIdx.x) / block::warp_lanes;
-  const bool lane_zero = threadIdx.x % block::warp_lanes == 0;
-  auto search_all = [&](index_t diag) {
-    return block::warp_merge_path(a_keys, b_keys, diag, block::merge_path_begin(b_count, diag),
-                                  block::merge_path_end(a_count, diag), comp);
-  };
+  const bool searcher = threadIdx.x < block::warp_lanes;
   // The split at diag1 = diag0 + (at most a tile) lies within a tile after the split a0 at diag0.
   auto search_after = [&](index_t a0, index_t diag0, index_t diag1) {
     return block::warp_merge_path(a_keys, b_keys, diag1, detail::max_of(a0, block::merge_path_begin(b_count, diag1)),
@@ -249,31 +243,23 @@ __global__ void __launch_bounds__(Policy::tuning.block_threads, Policy::tuning.m
   // Splits at diag0 (this tile's start) and diag1 (its end).
   index_t diag0 = chunk_begin;
   index_t diag1 = detail::min_of(diag0 + tile_items, chunk_end);
-  constexpr int second_searcher = tuning.block_threads >= 2 * block::warp_lanes ? 1 : 0;
-  if (warp == 0) {
-    index_t split = search_all(diag0);
-    if (lane_zero) found_split[0] = split;
-  }
-  if (warp == second_searcher) {
-    index_t split = search_all(diag1);
-    if (lane_zero) found_split[1] = split;
-  }
-  __syncthreads();
-  index_t a0 = found_split[0];
-  index_t a1 = clamp_next_split(a0, found_split[1], diag0, diag1);  // two searches: unsorted input may disagree
+  const block::tile_splits first = block::find_tile_splits<tuning.block_threads, bounds::lower>(
+      a_keys, a_count, b_keys, b_count, diag0, diag1, comp);
+  index_t a0 = first.begin;
+  index_t a1 = first.end;
 
   while (diag0 < chunk_end) {
     merge_tile current = merge_tile_between(a0, a1, diag0, diag1);
     io.issue_loads(current, 0);
     block::commit_copies();
     index_t diag2 = detail::min_of(diag1 + tile_items, chunk_end);
-    if (warp == 0 && diag2 > diag1) {
+    if (searcher && diag2 > diag1) {
       index_t a2 = search_after(a1, diag1, diag2);
-      if (lane_zero) found_split[2] = a2;
+      if (threadIdx.x == 0) found_split = a2;
     }
     block::wait_for_copies<0>();
     __syncthreads();
-    index_t a2 = found_split[2];
+    index_t a2 = found_split;
     io.merge_and_store(current, 0);
 
     diag0 = diag1, diag1 = diag2;

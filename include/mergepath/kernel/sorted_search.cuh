@@ -60,32 +60,13 @@ __device__ int store_residue(OutIt out) {
 
 // Where a's run of the tile [diag0, diag1) starts and ends: read from the partition pass, or,
 // without one (partitions == nullptr: small inputs, where the pass's latency would dominate),
-// found by warps 0 and 1 searching the whole input side by side.
-struct a_splits {
-  index_t begin, end;
-};
+// found by the block itself.
 template <int BlockThreads, bounds Bounds, class AIt, class BIt, class Comp>
-__device__ a_splits tile_splits(AIt a, index_t a_count, BIt b, index_t b_count, const index_t* partitions,
-                                index_t diag0, index_t diag1, Comp comp) {
-  index_t a0, a1;
-  if (partitions) {
-    a0 = partitions[blockIdx.x];
-    a1 = partitions[blockIdx.x + 1];
-  } else {
-    static_assert(BlockThreads >= 2 * block::warp_lanes, "the split searches take two warps");
-    __shared__ index_t found[2];
-    int warp = static_cast<int>(threadIdx.x) / block::warp_lanes;
-    if (warp < 2) {
-      index_t diag = warp == 0 ? diag0 : diag1;
-      index_t split = block::warp_merge_path<Bounds>(a, b, diag, block::merge_path_begin(b_count, diag),
-                                                     block::merge_path_end(a_count, diag), comp);
-      if (threadIdx.x % block::warp_lanes == 0) found[warp] = split;
-    }
-    __syncthreads();
-    a0 = found[0];
-    a1 = found[1];
-  }
-  return {a0, clamp_next_split(a0, a1, diag0, diag1)};
+__device__ block::tile_splits search_tile_splits(AIt a, index_t a_count, BIt b, index_t b_count,
+                                                 const index_t* partitions, index_t diag0, index_t diag1, Comp comp) {
+  if (!partitions) return block::find_tile_splits<BlockThreads, Bounds>(a, a_count, b, b_count, diag0, diag1, comp);
+  index_t begin = partitions[blockIdx.x];
+  return {begin, clamp_next_split(begin, partitions[blockIdx.x + 1], diag0, diag1)};
 }
 
 // Counters the match totals are spread over (A's and B's side by side), summed on the host.
@@ -113,7 +94,8 @@ __global__ void __launch_bounds__(Policy::tuning.block_threads, Policy::tuning.m
   const index_t total = a_count + b_count;
   const index_t diag0 = static_cast<index_t>(blockIdx.x) * tile_items;
   const index_t diag1 = detail::min_of(diag0 + tile_items, total);
-  const a_splits splits = tile_splits<threads, Bounds>(a, a_count, b, b_count, partitions, diag0, diag1, comp);
+  const block::tile_splits splits =
+      search_tile_splits<threads, Bounds>(a, a_count, b, b_count, partitions, diag0, diag1, comp);
   const index_t a0 = splits.begin, a1 = splits.end;
   const index_t b0 = diag0 - a0;
   const int a_n = static_cast<int>(a1 - a0);
