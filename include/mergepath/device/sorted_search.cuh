@@ -77,10 +77,7 @@ template <class Policy, bounds Bounds, search TypeA, search TypeB, class AIt, cl
           class Comp = less<>>
 match_counts sorted_search_tuned(cuda_context& ctx, AIt a, index_t a_count, BIt b, index_t b_count, AOut a_out,
                                  BOut b_out, Comp comp = {}) {
-  detail::require_range("sorted_search", "a", a, a_count);
-  detail::require_range("sorted_search", "b", b, b_count);
-  if constexpr (TypeA != search::none) detail::require_range("sorted_search", "a_out", a_out, a_count);
-  if constexpr (TypeB != search::none) detail::require_range("sorted_search", "b_out", b_out, b_count);
+  detail::require_search_ranges<TypeA, TypeB>(a, a_count, b, b_count, a_out, b_out);
   device::check_merge_inputs(ctx, "sorted_search", a, a_count, b, b_count, comp);
   return device::launch_sorted_search<Policy, Bounds, TypeA, TypeB>(ctx, a, a_count, b, b_count, a_out, b_out, comp);
 }
@@ -104,10 +101,7 @@ void sorted_search(cuda_context& ctx, AIt a, index_t a_count, BIt b, index_t b_c
 template <class AIt, class BIt, class LowerIt, class OutIt, class Comp = less<>, class Op = equality_count_op>
 void sorted_equality_count(cuda_context& ctx, AIt a, index_t a_count, BIt b, index_t b_count, LowerIt lower_bounds,
                            OutIt counts, Comp comp = {}, Op op = {}) {
-  detail::require_range("sorted_equality_count", "lower_bounds", lower_bounds, a_count);
-  detail::require_range("sorted_equality_count", "counts", counts, a_count);
-  detail::require_range("sorted_equality_count", "a", a, a_count);
-  detail::require_range("sorted_equality_count", "b", b, b_count);
+  detail::require_equality_count_ranges(a, a_count, b, b_count, lower_bounds, counts);
   device::check_merge_inputs(ctx, "sorted_equality_count", a, a_count, b, b_count, comp);
   device::launch_sorted_search<default_sorted_search_policy<kernel::value_of<AIt>>, bounds::upper, search::index,
                                search::none>(

@@ -40,10 +40,7 @@ match_counts sorted_search(const host_context& ctx, AIt a, index_t a_count, BIt 
 template <bounds Bounds, search TypeA, search TypeB, class AIt, class BIt, class AOut, class BOut, class Comp = less<>>
 match_counts sorted_search(host_context& ctx, AIt a, index_t a_count, BIt b, index_t b_count, AOut a_out, BOut b_out,
                            Comp comp = {}) {
-  detail::require_range("sorted_search", "a", a, a_count);
-  detail::require_range("sorted_search", "b", b, b_count);
-  if constexpr (TypeA != search::none) detail::require_range("sorted_search", "a_out", a_out, a_count);
-  if constexpr (TypeB != search::none) detail::require_range("sorted_search", "b_out", b_out, b_count);
+  detail::require_search_ranges<TypeA, TypeB>(a, a_count, b, b_count, a_out, b_out);
   host::check_merge_inputs(ctx, "sorted_search", a, a_count, b, b_count, comp);
   return host::sorted_search<Bounds, TypeA, TypeB>(ctx, a, a_count, b, b_count, a_out, b_out, comp);
 }
@@ -58,10 +55,7 @@ void sorted_search(host_context& ctx, AIt a, index_t a_count, BIt b, index_t b_c
 template <class AIt, class BIt, class LowerIt, class OutIt, class Comp = less<>, class Op = equality_count_op>
 void sorted_equality_count(host_context& ctx, AIt a, index_t a_count, BIt b, index_t b_count, LowerIt lower_bounds,
                            OutIt counts, Comp comp = {}, Op op = {}) {
-  detail::require_range("sorted_equality_count", "lower_bounds", lower_bounds, a_count);
-  detail::require_range("sorted_equality_count", "counts", counts, a_count);
-  detail::require_range("sorted_equality_count", "a", a, a_count);
-  detail::require_range("sorted_equality_count", "b", b, b_count);
+  detail::require_equality_count_ranges(a, a_count, b, b_count, lower_bounds, counts);
   host::check_merge_inputs(ctx, "sorted_equality_count", a, a_count, b, b_count, comp);
   host::sorted_search<bounds::upper, search::index, search::none>(
       ctx, a, a_count, b, b_count, detail::equality_count_output<LowerIt, OutIt, Op>{lower_bounds, counts, op}, nullptr,

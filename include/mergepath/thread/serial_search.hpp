@@ -8,6 +8,7 @@
 #include <type_traits>
 
 #include "../detail/config.hpp"
+#include "../error.hpp"
 #include "../functional.hpp"
 
 namespace mergepath {
@@ -134,6 +135,22 @@ struct equality_count_output {
     return {lower_bounds + offset, counts + offset, op};
   }
 };
+
+// The argument checks both backends' sorted_search and sorted_equality_count make first.
+template <search TypeA, search TypeB, class AIt, class BIt, class AOut, class BOut>
+void require_search_ranges(AIt a, index_t a_count, BIt b, index_t b_count, AOut a_out, BOut b_out) {
+  require_range("sorted_search", "a", a, a_count);
+  require_range("sorted_search", "b", b, b_count);
+  if constexpr (TypeA != search::none) require_range("sorted_search", "a_out", a_out, a_count);
+  if constexpr (TypeB != search::none) require_range("sorted_search", "b_out", b_out, b_count);
+}
+template <class AIt, class BIt, class LowerIt, class OutIt>
+void require_equality_count_ranges(AIt a, index_t a_count, BIt b, index_t b_count, LowerIt lower_bounds, OutIt counts) {
+  require_range("sorted_equality_count", "lower_bounds", lower_bounds, a_count);
+  require_range("sorted_equality_count", "counts", counts, a_count);
+  require_range("sorted_equality_count", "a", a, a_count);
+  require_range("sorted_equality_count", "b", b, b_count);
+}
 
 }  // namespace detail
 }  // namespace mergepath
