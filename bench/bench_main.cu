@@ -29,18 +29,26 @@ using bench::result_row;
 std::string merge_summary(const bench_context& b, index_t* size_out);
 
 // The suites, in the order they run. A new algorithm file adds its line here.
+using log2_sizes_member = std::vector<int> options::*;  // the options' list of sizes a suite runs
 struct suite {
   const char* name;
   const char* what;
   void (*run)(bench_context&);
   std::string (*summary)(const bench_context&, index_t* size_out);  // its headline; "" without its rows
+  log2_sizes_member sizes;                                          // the log2 sizes it runs
 };
 const suite suites[] = {
     {"merge", "merge / merge_pairs vs CUB, Thrust and copy; textbook ladder; tunings; CPU rows", bench::run_merge_bench,
-     merge_summary},
+     merge_summary, &options::log2_sizes},
     {"sorted_search", "sorted_search (A into B; complete, both ways) vs thrust::lower_bound and copy; CPU rows",
-     bench::run_sorted_search_bench, bench::sorted_search_summary},
+     bench::run_sorted_search_bench, bench::sorted_search_summary, &options::log2_sizes},
+    {"mergesort", "mergesort / mergesort_pairs vs CUB merge sort, radix sort and copy; tunings; CPU rows",
+     bench::run_mergesort_bench, bench::mergesort_summary, &options::mergesort_log2_sizes},
 };
+
+bool wanted(const options& o, const suite& s) {
+  return o.only.empty() || std::find(o.only.begin(), o.only.end(), s.name) != o.only.end();
+}
 
 struct usage_error : std::runtime_error {
   using std::runtime_error::runtime_error;
@@ -55,15 +63,18 @@ void print_help() {
       "over several buffer sets so small sizes do not time the L2. Every result is checked once.\n"
       "\n"
       "options:\n"
-      "  --sizes LIST      log2 of n (elements per input), comma separated (default 20,22,24,26,28)\n"
+      "  --sizes LIST      log2 of n (elements per input; mergesort: keys), comma separated\n"
+      "                    (default 20,22,24,26,28; mergesort 16,18,20,22,24,26,28)\n"
       "  --min-log2 K      drop sizes below 2^K\n"
       "  --max-log2 K      drop sizes above 2^K (e.g. 26 on a small GPU)\n"
       "  --types LIST      key types: int32,int64 (default both)\n"
       "  --reps N          timed runs per row (default 20; 10 at 2^28 unless given)\n"
       "  --warmup N        untimed runs before timing (default 2)\n"
-      "  --tunings         add rows for other merge tile shapes (merge_tuned / merge_pairs_tuned)\n"
-      "  --cpu             CPU rows (std::merge, std::lower_bound vs mergepath on host_context) at\n"
-      "                    every size (by default only at 2^26 with int32 keys)\n"
+      "  --tunings         add rows for other tile shapes (merge_tuned / merge_pairs_tuned,\n"
+      "                    sorted_search_tuned, mergesort_tuned)\n"
+      "  --cpu             CPU rows (std::merge, std::lower_bound, std::stable_sort vs mergepath on\n"
+      "                    host_context) at every size (by default only at 2^26 with int32 keys;\n"
+      "                    mergesort at 2^24)\n"
       "  --no-cpu          no CPU rows\n"
       "  --quick           smoke test: sizes 2^20 and 2^24, 5 reps\n"
       "  --only LIST       run only these suites (see --list)\n"
@@ -161,11 +172,19 @@ bool parse(int argc, char** argv, options& o) {
     if (!sizes_given) o.log2_sizes = {20, 24};
     if (!o.reps_given) o.reps = 5;
   }
-  std::vector<int> kept;
-  for (int l : o.log2_sizes)
-    if (l >= min_log2 && l <= max_log2) kept.push_back(l);
-  o.log2_sizes = kept;
-  if (o.log2_sizes.empty()) throw usage_error("no sizes left to run (check --sizes, --min-log2, --max-log2)");
+  // --sizes (or --quick's) replaces every suite's list, the mergesort suite's own one included.
+  if (sizes_given || o.quick) o.mergesort_log2_sizes = o.log2_sizes;
+  auto keep = [&](std::vector<int>& sizes) {
+    std::vector<int> kept;
+    for (int l : sizes)
+      if (l >= min_log2 && l <= max_log2) kept.push_back(l);
+    sizes = kept;
+  };
+  keep(o.log2_sizes);
+  keep(o.mergesort_log2_sizes);
+  for (const suite& s : suites)
+    if (wanted(o, s) && (o.*s.sizes).empty())
+      throw usage_error(std::string("no sizes left to run for ") + s.name + " (check --sizes, --min-log2, --max-log2)");
   if (o.key_types.empty()) throw usage_error("--types: no key types");
   return true;
 }
@@ -207,9 +226,25 @@ std::string thrust_version() {
          std::to_string(THRUST_SUBMINOR_VERSION);
 }
 
-void print_header(const options& o, const bench::device_info& d, const std::string& date) {
+std::string sizes_label(const std::vector<int>& log2_sizes) {
   std::string sizes;
-  for (int l : o.log2_sizes) sizes += (sizes.empty() ? "2^" : ", 2^") + std::to_string(l);
+  for (int l : log2_sizes) sizes += (sizes.empty() ? "2^" : ", 2^") + std::to_string(l);
+  return sizes;
+}
+
+void print_header(const options& o, const bench::device_info& d, const std::string& date) {
+  bool per_input = false, sort = false;
+  for (const suite& s : suites) {
+    if (!wanted(o, s)) continue;
+    if (s.sizes == &options::mergesort_log2_sizes)
+      sort = true;
+    else
+      per_input = true;
+  }
+  std::string sizes;
+  if (per_input) sizes = "n = " + sizes_label(o.log2_sizes) + " per input";
+  if (sort)
+    sizes += std::string(per_input ? "; mergesort " : "") + "n = " + sizes_label(o.mergesort_log2_sizes) + " keys";
   std::string types;
   for (const std::string& t : o.key_types) types += (types.empty() ? "" : ", ") + t;
   std::printf("mergepath-bench %s\n", MERGEPATH_BENCH_VERSION);
@@ -224,12 +259,12 @@ void print_header(const options& o, const bench::device_info& d, const std::stri
   std::printf(
       "method:  CUDA events on one stream, %d warm-up runs, median of %d reps%s, inputs rotated to cover 4x L2\n",
       o.warmup, o.reps, o.reps_given ? "" : " (10 at 2^28)");
-  std::printf("sizes:   n = %s per input; keys %s%s\n", sizes.c_str(), types.c_str(),
-              o.tunings ? "; with tunings" : "");
+  std::printf("sizes:   %s; keys %s%s\n", sizes.c_str(), types.c_str(), o.tunings ? "; with tunings" : "");
   std::printf("command: %s\n", o.command_line.c_str());
   std::printf(
       "columns: ms(med) = median time; Gkeys/s = output keys/s; GB/s = bytes read + written per second;\n"
-      "         %%copy = copy of the same bytes' time / this time; vs CUB = CUB time / this time;\n"
+      "         %%copy = copy of the same bytes' time / this time (mergesort: one copy of the keys and\n"
+      "         values); vs CUB = CUB time / this time (mergesort: cub::DeviceMergeSort's);\n"
       "         vs Thrust = Thrust time / this time (sorted search)\n");
   std::fflush(stdout);
 }
@@ -337,8 +372,9 @@ void write_json(const std::string& path, const options& o, const bench::device_i
       const result_row& r = b->rows[i];
       f << (i ? ",\n    " : "\n    ") << "{\"algorithm\": " << json_string(r.algorithm)
         << ", \"backend\": " << json_string(r.backend) << ", \"key_type\": " << json_string(r.key_type)
-        << ", \"value_type\": " << json_opt_string(r.value_type) << ", \"n\": " << r.n
-        << ", \"a_count\": " << json_count(r.a_count) << ", \"b_count\": " << json_count(r.b_count)
+        << ", \"value_type\": " << json_opt_string(r.value_type) << ", \"input\": " << json_opt_string(r.input)
+        << ", \"n\": " << r.n << ", \"a_count\": " << json_count(r.a_count)
+        << ", \"b_count\": " << json_count(r.b_count)
         << ", \"threads\": " << (r.backend == "cpu" ? std::to_string(r.threads) : "null")
         << ", \"ms_median\": " << json_number(r.ms_median) << ", \"ms_min\": " << json_number(r.ms_min)
         << ", \"ms_max\": " << json_number(r.ms_max) << ", \"reps\": " << r.reps << ", \"input_sets\": " << r.input_sets
@@ -349,6 +385,16 @@ void write_json(const std::string& path, const options& o, const bench::device_i
       if (r.tuning)
         f << "{\"block_threads\": " << r.tuning->block_threads
           << ", \"items_per_thread\": " << r.tuning->items_per_thread << ", \"stages\": " << r.tuning->stages << "}";
+      else
+        f << "null";
+      f << ", \"sort_tuning\": ";
+      if (r.sort_tuning)
+        f << "{\"blocksort\": {\"block_threads\": " << r.sort_tuning->blocksort.block_threads
+          << ", \"items_per_thread\": " << r.sort_tuning->blocksort.items_per_thread
+          << ", \"min_resident_threads\": " << r.sort_tuning->blocksort.min_resident_threads
+          << "}, \"merge\": {\"block_threads\": " << r.sort_tuning->merge.block_threads
+          << ", \"items_per_thread\": " << r.sort_tuning->merge.items_per_thread
+          << ", \"min_resident_threads\": " << r.sort_tuning->merge.min_resident_threads << "}}";
       else
         f << "null";
       f << ", \"check\": " << json_string(r.check) << "}";
@@ -407,13 +453,10 @@ int run(const options& o) {
 
   mergepath::cuda_context ctx;
   bench_context b(o, ctx, info);
-  auto wanted = [&](const suite& s) {
-    return o.only.empty() || std::find(o.only.begin(), o.only.end(), s.name) != o.only.end();
-  };
   std::string fatal;
   try {
     for (const suite& s : suites) {
-      if (!wanted(s)) continue;
+      if (!wanted(o, s)) continue;
       std::printf("\n=== %s: %s\n", s.name, s.what);
       std::fflush(stdout);
       s.run(b);
@@ -427,7 +470,7 @@ int run(const options& o) {
   for (const suite& s : suites) {
     suite_summary sum;
     sum.suite = s.name;
-    if (wanted(s)) sum.text = s.summary(b, &sum.n);
+    if (wanted(o, s)) sum.text = s.summary(b, &sum.n);
     if (sum.text.empty()) continue;
     std::printf("%ssummary (int32, n = %s): %s\n", summaries.empty() ? "\n" : "", bench::log2_label(sum.n).c_str(),
                 sum.text.c_str());

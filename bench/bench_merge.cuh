@@ -11,12 +11,6 @@
 
 namespace bench {
 
-template <class K>
-const char* key_type_name() {
-  static_assert(std::is_same_v<K, std::int32_t> || std::is_same_v<K, std::int64_t>, "int32 or int64 keys");
-  return std::is_same_v<K, std::int32_t> ? "int32" : "int64";
-}
-
 // Inputs and outputs of every merge row at one key type and size n (per input). Each of `sets`
 // input sets is one allocation [A keys | B keys | A values | B values] (2n keys, 2n int32
 // values), each output set [keys | values] likewise; a run on set s reads and writes only set s.

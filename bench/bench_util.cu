@@ -38,6 +38,16 @@ __global__ void random_keys_kernel(K* keys, index_t count, std::uint64_t seed) {
     keys[i] = static_cast<K>(static_cast<U>(splitmix64(seed ^ splitmix64(static_cast<std::uint64_t>(i)))));
 }
 
+template <class K>
+__global__ void near_sorted_keys_kernel(K* keys, index_t count, int spread, std::uint64_t seed) {
+  for (index_t i = blockIdx.x * static_cast<index_t>(blockDim.x) + threadIdx.x; i < count;
+       i += static_cast<index_t>(gridDim.x) * blockDim.x) {
+    auto offset = static_cast<index_t>(splitmix64(seed ^ splitmix64(static_cast<std::uint64_t>(i))) %
+                                       static_cast<std::uint64_t>(spread));
+    keys[i] = static_cast<K>(i + offset);
+  }
+}
+
 __global__ void origin_ids_kernel(std::int32_t* values, index_t count) {
   for (index_t i = blockIdx.x * static_cast<index_t>(blockDim.x) + threadIdx.x; i < count;
        i += static_cast<index_t>(gridDim.x) * blockDim.x)
@@ -72,10 +82,10 @@ __global__ void check_keys_kernel(const K* out, const K* ref, index_t count, dev
   add_warp_sum(&c->hash, hash);
 }
 
+// out_keys / out_values: a permutation of the pairs (in_keys[i], i + 1), i < count, with keys ref.
 template <class K>
 __global__ void check_pairs_kernel(const K* out_keys, const std::int32_t* out_values, const K* ref, const K* in_keys,
-                                   index_t n, unsigned* seen, device_counters* c) {
-  index_t count = 2 * n;
+                                   index_t count, unsigned* seen, device_counters* c) {
   for (index_t i = blockIdx.x * static_cast<index_t>(blockDim.x) + threadIdx.x; i < count;
        i += static_cast<index_t>(gridDim.x) * blockDim.x) {
     K k = out_keys[i];
@@ -136,6 +146,14 @@ void sort_keys(const K* in, K* out, index_t count, cudaStream_t stream) {
   MERGEPATH_CUDA_CHECK(cudaStreamSynchronize(stream));  // before temp is freed
 }
 
+template <class K>
+void generate_near_sorted_keys(K* keys, index_t count, int spread, std::uint64_t seed, cudaStream_t stream) {
+  if (count == 0) return;
+  if (spread < 1) throw std::invalid_argument("generate_near_sorted_keys: spread must be positive");
+  mergepath::detail::launch("near_sorted_keys_kernel", near_sorted_keys_kernel<K>, grid_for(count), check_threads, 0,
+                            stream, keys, count, spread, seed);
+}
+
 void fill_origin_ids(std::int32_t* values, index_t count, cudaStream_t stream) {
   if (count == 0) return;
   mergepath::detail::launch("origin_ids_kernel", origin_ids_kernel, grid_for(count), check_threads, 0, stream, values,
@@ -160,23 +178,32 @@ check_result check_keys(const K* out, const K* ref, index_t count, cudaStream_t 
 template <class K>
 check_result check_pairs(const K* out_keys, const std::int32_t* out_values, const K* ref, const K* in_keys, index_t n,
                          cudaStream_t stream) {
+  return check_permuted_pairs<K>(out_keys, out_values, ref, in_keys, 2 * n, stream);
+}
+
+template <class K>
+check_result check_permuted_pairs(const K* out_keys, const std::int32_t* out_values, const K* ref, const K* in_keys,
+                                  index_t count, cudaStream_t stream) {
   auto counters = new_counters(stream);
-  if (n > 0) {
-    device_buffer<unsigned> seen(static_cast<std::size_t>((2 * n + 31) / 32), "check bitmap");
+  if (count > 0) {
+    device_buffer<unsigned> seen(static_cast<std::size_t>((count + 31) / 32), "check bitmap");
     MERGEPATH_CUDA_CHECK(cudaMemsetAsync(seen.data(), 0, seen.bytes(), stream));
-    mergepath::detail::launch("check_pairs_kernel", check_pairs_kernel<K>, grid_for(2 * n), check_threads, 0, stream,
-                              out_keys, out_values, ref, in_keys, n, seen.data(), counters.data());
+    mergepath::detail::launch("check_pairs_kernel", check_pairs_kernel<K>, grid_for(count), check_threads, 0, stream,
+                              out_keys, out_values, ref, in_keys, count, seen.data(), counters.data());
     return read_counters(counters.data(), stream);  // waits before `seen` is freed
   }
   return read_counters(counters.data(), stream);
 }
 
-#define BENCH_INSTANTIATE(K)                                                       \
-  template void generate_random_keys<K>(K*, index_t, std::uint64_t, cudaStream_t); \
-  template void sort_keys<K>(const K*, K*, index_t, cudaStream_t);                 \
-  template unsigned long long multiset_hash<K>(const K*, index_t, cudaStream_t);   \
-  template check_result check_keys<K>(const K*, const K*, index_t, cudaStream_t);  \
-  template check_result check_pairs<K>(const K*, const std::int32_t*, const K*, const K*, index_t, cudaStream_t);
+#define BENCH_INSTANTIATE(K)                                                                                      \
+  template void generate_random_keys<K>(K*, index_t, std::uint64_t, cudaStream_t);                                \
+  template void generate_near_sorted_keys<K>(K*, index_t, int, std::uint64_t, cudaStream_t);                      \
+  template void sort_keys<K>(const K*, K*, index_t, cudaStream_t);                                                \
+  template unsigned long long multiset_hash<K>(const K*, index_t, cudaStream_t);                                  \
+  template check_result check_keys<K>(const K*, const K*, index_t, cudaStream_t);                                 \
+  template check_result check_pairs<K>(const K*, const std::int32_t*, const K*, const K*, index_t, cudaStream_t); \
+  template check_result check_permuted_pairs<K>(const K*, const std::int32_t*, const K*, const K*, index_t,       \
+                                                cudaStream_t);
 
 BENCH_INSTANTIATE(std::int32_t)
 BENCH_INSTANTIATE(std::int64_t)

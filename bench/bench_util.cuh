@@ -1,9 +1,9 @@
 // Shared pieces of mergepath-bench: options, the bench context that collects result rows,
 // CUDA-event timing, device buffers, input generation and output verification.
 //
-// Each algorithm file (bench_merge.cu, bench_sorted_search.cu, ...) defines one suite
-// function `void run_<name>_bench(bench_context&)`, declared at the bottom of this file and listed
-// in bench_main.cu's suite table.
+// Each algorithm file (bench_merge.cu, bench_sorted_search.cu, bench_mergesort.cu, ...) defines
+// one suite function `void run_<name>_bench(bench_context&)`, declared at the bottom of this file
+// and listed in bench_main.cu's suite table.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -18,9 +18,11 @@
 #include <mergepath/context.hpp>
 #include <mergepath/error.hpp>
 #include <mergepath/tuning/merge.hpp>
+#include <mergepath/tuning/mergesort.hpp>
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -37,6 +39,8 @@ enum class cpu_rows { headline, all, none };
 
 struct options {
   std::vector<int> log2_sizes{20, 22, 24, 26, 28};
+  // The mergesort suite's sizes (log2 of the key count): its own list, or --sizes (--quick) when given.
+  std::vector<int> mergesort_log2_sizes{16, 18, 20, 22, 24, 26, 28};
   std::vector<std::string> key_types{"int32", "int64"};
   int reps = 20;
   bool reps_given = false;  // without --reps the largest sizes use fewer
@@ -76,7 +80,8 @@ struct result_row {
   std::string algorithm;
   std::string key_type;
   std::string value_type;  // empty: keys only
-  index_t n = 0;           // elements per input (sorted search: of the larger input)
+  index_t n = 0;           // elements per input (sorted search: of the larger input; mergesort: keys sorted)
+  std::string input;       // the input's distribution where a suite has several (mergesort); empty elsewhere
   // Sorted search: |A| and |B|, which may differ; 0 elsewhere.
   index_t a_count = 0, b_count = 0;
   std::string backend = "gpu";
@@ -90,6 +95,7 @@ struct result_row {
   // Thrust time / this time, in suites whose reference is Thrust (sorted search).
   double ratio_thrust = not_measured;
   std::optional<mergepath::merge_tuning> tuning;
+  std::optional<mergepath::mergesort_tuning> sort_tuning;  // mergesort rows
   int reps = 0;
   int input_sets = 1;
   std::string check = "-";  // "ok", "MISMATCH", "unstable" (allowed for third-party code), "-"
@@ -104,6 +110,19 @@ inline std::string tuning_label(const mergepath::merge_tuning& t) {
                          : ",p" + std::to_string(t.partition_probes) + ",c" + std::to_string(t.chunked_max_tiles);
   return "{" + std::to_string(t.block_threads) + "," + std::to_string(t.items_per_thread) + "," + schedule + "," +
          std::to_string(t.min_resident_threads) + pass + "}";
+}
+
+// The blocksort's tile of a mergesort tuning, {threads,items,min resident threads} (the merge
+// passes' tuning is left out of the label: the tuning rows keep the default one).
+inline std::string sort_tuning_label(const mergepath::mergesort_tuning& t) {
+  return "{" + std::to_string(t.blocksort.block_threads) + "," + std::to_string(t.blocksort.items_per_thread) + "," +
+         std::to_string(t.blocksort.min_resident_threads) + "}";
+}
+
+template <class K>
+const char* key_type_name() {
+  static_assert(std::is_same_v<K, std::int32_t> || std::is_same_v<K, std::int64_t>, "int32 or int64 keys");
+  return std::is_same_v<K, std::int32_t> ? "int32" : "int64";
 }
 
 inline std::string log2_label(index_t n) {
@@ -192,6 +211,12 @@ inline timing summarize(std::vector<double> ms) {
 
 // CUDA events around each run on one stream. run(set) enqueues one run on input/output set `set`;
 // consecutive runs walk the sets round-robin so no run finds its data in L2.
+//
+// measure_with_setup is for runs that consume their input (an in-place sort): setup(set) enqueues
+// the restoring of set `set`, outside the timed region. Each round of `sets` consecutive runs
+// (warm-up runs included) starts by restoring every set, in order, so no set is run twice on one
+// restore, and with two sets or more a run's freshly written input lies at least one other set's
+// restore (or run) back: out of L2 once the sets cover several times its size.
 class event_timer {
  public:
   explicit event_timer(cudaStream_t stream) : stream_(stream) {}
@@ -203,14 +228,27 @@ class event_timer {
 
   template <class Run>
   timing measure(int warmup, int reps, int sets, Run&& run) {
+    return measure_with_setup(
+        warmup, reps, sets, [](int) {}, run);
+  }
+
+  template <class Setup, class Run>
+  timing measure_with_setup(int warmup, int reps, int sets, Setup&& setup, Run&& run) {
     sets = std::max(sets, 1);
     reps = std::max(reps, 1);
     ensure_events(2 * static_cast<std::size_t>(reps));
     int next = 0;
-    for (int i = 0; i < warmup; ++i) run(next++ % sets);
+    auto next_set = [&] {
+      int set = next++ % sets;
+      if (set == 0)
+        for (int s = 0; s < sets; ++s) setup(s);
+      return set;
+    };
+    for (int i = 0; i < warmup; ++i) run(next_set());
     for (int r = 0; r < reps; ++r) {
+      int set = next_set();
       MERGEPATH_CUDA_CHECK(cudaEventRecord(events_[2 * r], stream_));
-      run(next++ % sets);
+      run(set);
       MERGEPATH_CUDA_CHECK(cudaEventRecord(events_[2 * r + 1], stream_));
     }
     MERGEPATH_CUDA_CHECK(cudaStreamSynchronize(stream_));
@@ -235,18 +273,28 @@ class event_timer {
   std::vector<cudaEvent_t> events_;
 };
 
-// Host timing with std::chrono: `warmup` untimed runs, then the median of `reps`.
-template <class Run>
-timing measure_host(int warmup, int reps, Run&& run) {
-  for (int i = 0; i < warmup; ++i) run();
+// Host timing with std::chrono: `warmup` untimed runs, then the median of `reps`; setup() runs
+// untimed before each run (an in-place sort restores its input).
+template <class Setup, class Run>
+timing measure_host(int warmup, int reps, Setup&& setup, Run&& run) {
+  for (int i = 0; i < warmup; ++i) {
+    setup();
+    run();
+  }
   std::vector<double> ms;
   for (int r = 0; r < std::max(reps, 1); ++r) {
+    setup();
     auto t0 = std::chrono::steady_clock::now();
     run();
     auto t1 = std::chrono::steady_clock::now();
     ms.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
   }
   return summarize(std::move(ms));
+}
+template <class Run>
+timing measure_host(int warmup, int reps, Run&& run) {
+  return measure_host(
+      warmup, reps, [] {}, run);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -259,6 +307,12 @@ void generate_random_keys(K* keys, index_t count, std::uint64_t seed, cudaStream
 // out[0, count) = in[0, count) sorted ascending (cub::DeviceRadixSort; waits for the stream).
 template <class K>
 void sort_keys(const K* in, K* out, index_t count, cudaStream_t stream);
+
+// keys[i] = i + a random offset in [0, spread), from `seed`: sorted up to short local disorder,
+// with repeated keys (a value is taken by one key on average, by none or several often: at spread
+// 26 about 60% of the keys share theirs with another).
+template <class K>
+void generate_near_sorted_keys(K* keys, index_t count, int spread, std::uint64_t seed, cudaStream_t stream);
 
 // values[i] = i + 1 for i in [0, count): non-zero origin ids, so a pair merge can be checked.
 void fill_origin_ids(std::int32_t* values, index_t count, cudaStream_t stream);
@@ -287,6 +341,11 @@ check_result check_keys(const K* out, const K* ref, index_t count, cudaStream_t 
 template <class K>
 check_result check_pairs(const K* out_keys, const std::int32_t* out_values, const K* ref, const K* in_keys, index_t n,
                          cudaStream_t stream);
+
+// The same for any count of pairs (a sort): in_keys[0, count) with values = origin ids 1 .. count.
+template <class K>
+check_result check_permuted_pairs(const K* out_keys, const std::int32_t* out_values, const K* ref, const K* in_keys,
+                                  index_t count, cudaStream_t stream);
 
 // ---------------------------------------------------------------------------------------------
 // The context every suite gets.
@@ -320,18 +379,20 @@ class bench_context {
   bool wants_key_type(const std::string& t) const {
     return std::find(opts.key_types.begin(), opts.key_types.end(), t) != opts.key_types.end();
   }
-  // CPU rows run for every size with --cpu, by default only at 2^26 with int32 keys.
-  bool wants_cpu_rows(const std::string& key_type, index_t n) const {
+  // CPU rows run for every size with --cpu, by default only at the suite's headline size (2^26,
+  // mergesort 2^24) with int32 keys.
+  bool wants_cpu_rows(const std::string& key_type, index_t n, index_t headline_n = index_t{1} << 26) const {
     if (opts.cpu == cpu_rows::all) return true;
     if (opts.cpu == cpu_rows::none) return false;
-    return key_type == "int32" && n == (index_t{1} << 26);
+    return key_type == "int32" && n == headline_n;
   }
   // Rotating sets of inputs and outputs so that a set's footprint times the count of sets covers
   // 4x the L2: each timed run then reads its inputs from DRAM, as at the large sizes.
-  int rotation_sets(std::size_t bytes_per_set) const {
+  // At most max_sets (small inputs may then partly stay in L2).
+  int rotation_sets(std::size_t bytes_per_set, int max_sets = 64) const {
     std::size_t l2 = static_cast<std::size_t>(std::max<long long>(info.l2_bytes, 64ll << 20));
     std::size_t want = (4 * l2 + bytes_per_set - 1) / std::max<std::size_t>(bytes_per_set, 1);
-    return static_cast<int>(std::clamp<std::size_t>(want, 1, 64));
+    return static_cast<int>(std::clamp<std::size_t>(want, 1, static_cast<std::size_t>(std::max(max_sets, 1))));
   }
   std::size_t free_bytes() const {
     std::size_t free = 0, total = 0;
@@ -440,8 +501,10 @@ inline void fill_rates(result_row& r, const timing& t, double out_keys, double b
 
 void run_merge_bench(bench_context& b);          // bench_merge.cu
 void run_sorted_search_bench(bench_context& b);  // bench_sorted_search.cu
+void run_mergesort_bench(bench_context& b);      // bench_mergesort.cu
 
 // A suite's headline from its rows ("" when they are missing); *size_out = the n it speaks of.
 std::string sorted_search_summary(const bench_context& b, index_t* size_out);  // bench_sorted_search.cu
+std::string mergesort_summary(const bench_context& b, index_t* size_out);      // bench_mergesort.cu
 
 }  // namespace bench

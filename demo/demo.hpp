@@ -172,18 +172,25 @@ class backend {
   std::string why_cpu_;
 };
 
-// count values in [lo, hi], sorted, from a fixed seed: the same on every machine and backend.
-inline std::vector<int> sorted_random(int count, int lo, int hi, std::uint64_t seed) {
+// count values in [lo, hi] in random order, from a fixed seed (splitmix64): the same on every
+// machine and backend.
+inline std::vector<int> random_values(int count, int lo, int hi, std::uint64_t seed) {
   std::vector<int> v(static_cast<std::size_t>(count));
   std::uint64_t state = seed;
   for (int& x : v) {
-    state += 0x9e3779b97f4a7c15ull;  // splitmix64
+    state += 0x9e3779b97f4a7c15ull;
     std::uint64_t z = state;
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
     z ^= z >> 31;
     x = lo + static_cast<int>(z % static_cast<std::uint64_t>(hi - lo + 1));
   }
+  return v;
+}
+
+// The same values, sorted.
+inline std::vector<int> sorted_random(int count, int lo, int hi, std::uint64_t seed) {
+  std::vector<int> v = random_values(count, lo, hi, seed);
   std::sort(v.begin(), v.end());
   return v;
 }
@@ -197,5 +204,6 @@ struct demonstration {
 
 void demo_merge(backend& be);          // demo_merge.cpp
 void demo_sorted_search(backend& be);  // demo_sorted_search.cpp
+void demo_mergesort(backend& be);      // demo_mergesort.cpp
 
 }  // namespace demo

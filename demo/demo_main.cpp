@@ -17,6 +17,8 @@ const demo::demonstration demonstrations[] = {
     {"merge", "merge two sorted arrays; stable merge_pairs; the textbook ladder (GPU)", demo::demo_merge},
     {"sorted_search", "the seed's two sorted searches: lower bounds; both directions with match flags",
      demo::demo_sorted_search},
+    {"mergesort", "sort random keys; stable mergesort_pairs; a 3M-key sort against std::stable_sort",
+     demo::demo_mergesort},
 };
 
 void print_help() {

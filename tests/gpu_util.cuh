@@ -1,5 +1,6 @@
 // GPU test helpers: the fixture that skips without a GPU, a small owning device buffer, and the
-// checked runs of a GPU merge (poisoned output, guard elements, std::merge as the oracle).
+// checked runs of a GPU merge (poisoned output, guard elements, std::merge as the oracle) and of
+// a GPU sort (poisoned guards either side, std::stable_sort as the oracle).
 #pragma once
 
 #include <cuda_runtime.h>
@@ -9,6 +10,7 @@
 #include <mergepath/mergepath.hpp>
 #include <vector>
 
+#include "sort_util.hpp"
 #include "test_util.hpp"
 
 namespace mergepath_test {
@@ -112,6 +114,30 @@ void check_default_merges(mergepath::cuda_context& ctx, const merge_input<Key>& 
       ctx, in, comp, [](auto& ctx, auto ak, auto av, index_t na, auto bk, auto bv, index_t nb, auto ok, auto ov) {
         mergepath::merge_pairs(ctx, ak, av, na, bk, bv, nb, ok, ov, Comp{});
       })));
+}
+
+// Sorts a device copy of keys, between poisoned guards, with sort(ctx, keys, count), and checks
+// that it equals std::stable_sort and that the guards are untouched.
+template <class Key, class Comp, class Sort>
+void check_gpu_sort(mergepath::cuda_context& ctx, const std::vector<Key>& keys, Comp comp, Sort sort) {
+  device_vector<Key> data(guarded(keys));
+  sort(ctx, data.data() + guard_items, static_cast<index_t>(keys.size()));
+  ctx.synchronize();
+  ASSERT_TRUE(guarded_equal(std_stable_sort(keys, comp), data.download()));
+}
+
+// The same for sort_pairs(ctx, keys, vals, count), with values that record each key's origin:
+// stability shows in them.
+template <class Key, class Value, class Comp, class SortPairs>
+void check_gpu_sort_pairs(mergepath::cuda_context& ctx, const std::vector<Key>& keys, Comp comp, SortPairs sort_pairs) {
+  const index_t count = static_cast<index_t>(keys.size());
+  device_vector<Key> data_keys(guarded(keys));
+  device_vector<Value> data_vals(guarded(origins<Value>(count, 0)));
+  sort_pairs(ctx, data_keys.data() + guard_items, data_vals.data() + guard_items, count);
+  ctx.synchronize();
+  auto expected = std_stable_sort_pairs<Key, Value>(keys, comp);
+  ASSERT_TRUE(guarded_equal(expected.first, data_keys.download()));
+  ASSERT_TRUE(guarded_equal(expected.second, data_vals.download()));
 }
 
 }  // namespace mergepath_test

@@ -257,22 +257,12 @@ std::string search_kind_name() {
 
 // ---------------------------------------------------------------------------------------------
 // Guarded outputs: guard_items poisoned elements before and after the count written, so a write
-// out of bounds either way shows. The output itself starts at data() + guard_items.
+// out of bounds either way shows. The output itself starts at data() + guard_items (checked by
+// guarded_equal, test_util.hpp).
 
 template <class T>
 std::vector<T> guarded_output(index_t count) {
   return std::vector<T>(static_cast<std::size_t>(count) + 2 * guard_items, poison<T>());
-}
-
-// got = guard ++ output ++ guard: the output equals expected and both guards are untouched.
-template <class T>
-::testing::AssertionResult guarded_equal(const std::vector<T>& expected, const std::vector<T>& got) {
-  if (got.size() != expected.size() + 2 * guard_items)
-    return ::testing::AssertionFailure() << "guarded size " << got.size() << " for " << expected.size() << " outputs";
-  if (auto r = untouched(got, 0, guard_items); !r) return r << " (guard before the output)";
-  if (auto r = ranges_equal(expected, got.data() + guard_items); !r) return r;
-  if (auto r = untouched(got, guard_items + expected.size(), got.size()); !r) return r << " (guard after the output)";
-  return ::testing::AssertionSuccess();
 }
 
 // Nothing in a guarded output, nor its guards, was written.

@@ -1,6 +1,7 @@
 // Heavy GPU tests (CTest label `large`; CI leaves them out): more than 2^31 outputs, 2^29 int32
 // against std::merge, many tiles per block of the default persistent grid, and every size up
-// to a few tiles; for sorted_search more than 2^31 elements and every size up to two tiles.
+// to a few tiles; for sorted_search more than 2^31 elements and every size up to two tiles; for
+// mergesort more than 2^31 keys and every size up to two blocksort tiles.
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
@@ -232,6 +233,75 @@ TEST_F(GpuSortedSearchLarge, EverySizeUpToTwoTiles) {
     merge_input<int> in = make_search_input<int>(c, mergepath::less<>{});
     ASSERT_NO_FATAL_FAILURE(check_search_with_match_bits<bounds::lower>(ctx, in));
     ASSERT_NO_FATAL_FAILURE(check_search_with_match_bits<bounds::upper>(ctx, in));
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// mergesort
+
+class GpuMergesortLarge : public gpu_test {};
+
+// More than 2^31 random bytes (2.1 GB, and as much scratch): every merge pass reaches offsets
+// past 2^31, and the output must be non-decreasing with each value as often as in the input.
+TEST_F(GpuMergesortLarge, MoreThanTwoToThe31Keys) {
+  const index_t count = (index_t{1} << 31) + 12345;
+  std::size_t free_bytes = 0, total_bytes = 0;
+  MERGEPATH_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+  const std::size_t needed = 2 * static_cast<std::size_t>(count) + (std::size_t{256} << 20);  // keys, scratch, slack
+  if (free_bytes < needed) GTEST_SKIP() << "needs " << needed << " bytes of GPU memory, " << free_bytes << " free";
+  SCOPED_TRACE("MERGEPATH_TEST_SEED=" + std::to_string(base_seed()));
+
+  // Eight random bytes per draw; the last draw's surplus is dropped.
+  std::vector<std::uint8_t> keys(static_cast<std::size_t>(count));
+  std::array<index_t, 256> input_histogram{};
+  std::mt19937_64 rng(case_seed({500}));
+  for (std::size_t i = 0; i < keys.size(); i += 8) {
+    std::uint64_t bits = rng();
+    for (std::size_t j = i; j < std::min(i + 8, keys.size()); ++j, bits >>= 8) {
+      keys[j] = static_cast<std::uint8_t>(bits);
+      ++input_histogram[keys[j]];
+    }
+  }
+  device_vector<std::uint8_t> data(keys.size() + 2 * guard_items);
+  data.fill_poison();
+  data.upload(keys, guard_items);
+  keys.clear();  // 2 GB of host memory back before the download
+  keys.shrink_to_fit();
+  mergepath::cuda_context ctx;
+  mergepath::mergesort(ctx, data.data() + guard_items, count);
+  ctx.synchronize();
+
+  std::vector<std::uint8_t> got = data.download();
+  std::array<index_t, 256> histogram{};
+  index_t first_unsorted = -1;
+  for (index_t i = 0; i < count; ++i) {
+    std::size_t at = guard_items + static_cast<std::size_t>(i);
+    ++histogram[got[at]];
+    if (i > 0 && first_unsorted < 0 && got[at] < got[at - 1]) first_unsorted = i;
+  }
+  EXPECT_EQ(first_unsorted, -1) << "output not sorted at this position";
+  for (int v = 0; v < 256; ++v) EXPECT_EQ(histogram[v], input_histogram[v]) << "value " << v;
+  EXPECT_TRUE(untouched(got, 0, guard_items)) << "guard before the keys";
+  EXPECT_TRUE(untouched(got, guard_items + static_cast<std::size_t>(count), got.size())) << "guard after the keys";
+}
+
+// Every size from 0 to a little over two blocksort tiles (every partial tile, and the first merge
+// pass with every short second run): keys with the default int32 tuning, and pairs with theirs.
+TEST_F(GpuMergesortLarge, EverySizeUpToTwoBlocksortTiles) {
+  mergepath::cuda_context ctx;
+  const index_t keys_tile = mergepath::default_mergesort_policy<int>::tuning.blocksort.tile_items();
+  const index_t pairs_tile = mergepath::default_mergesort_policy<int, int>::tuning.blocksort.tile_items();
+  for (index_t n = 0; n <= 2 * keys_tile + 2; ++n) {
+    sort_case c{n, distribution::few_distinct, case_seed({501, n})};
+    SCOPED_TRACE(c.name());
+    std::vector<int> keys = make_sort_keys<int>(c);
+    ASSERT_NO_FATAL_FAILURE(check_gpu_sort(
+        ctx, keys, mergepath::less<>{}, [](auto& ctx, auto k, index_t count) { mergepath::mergesort(ctx, k, count); }));
+    if (n <= 2 * pairs_tile + 2)
+      ASSERT_NO_FATAL_FAILURE(
+          (check_gpu_sort_pairs<int, int>(ctx, keys, mergepath::less<>{}, [](auto& ctx, auto k, auto v, index_t count) {
+            mergepath::mergesort_pairs(ctx, k, v, count);
+          })));
   }
 }
 

@@ -349,6 +349,18 @@ void expect_invalid_argument(F f, const std::string& text) {
 // Elements written past the output's end would land here.
 constexpr std::size_t guard_items = 257;
 
+// got = guard ++ output ++ guard (guard_items each, poisoned): the output equals expected and
+// both guards are untouched.
+template <class T>
+::testing::AssertionResult guarded_equal(const std::vector<T>& expected, const std::vector<T>& got) {
+  if (got.size() != expected.size() + 2 * guard_items)
+    return ::testing::AssertionFailure() << "guarded size " << got.size() << " for " << expected.size() << " outputs";
+  if (auto r = untouched(got, 0, guard_items); !r) return r << " (guard before the output)";
+  if (auto r = ranges_equal(expected, got.data() + guard_items); !r) return r;
+  if (auto r = untouched(got, guard_items + expected.size(), got.size()); !r) return r << " (guard after the output)";
+  return ::testing::AssertionSuccess();
+}
+
 // A random-access view of base[0, size) that fails the test on any access outside it (and then
 // reads element 0 of a dummy instead). Used to show an algorithm stays in bounds on bad data.
 template <class T>

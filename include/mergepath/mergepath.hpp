@@ -5,6 +5,7 @@
 #include "error.hpp"
 #include "functional.hpp"
 #include "merge.hpp"
+#include "mergesort.hpp"
 #include "sorted_search.hpp"
 #if MERGEPATH_HAS_CUDA
 #include "textbook.hpp"

@@ -1,0 +1,118 @@
+// mergesort and mergesort_pairs on a cuda_context: a blocksort launch, then per merge pass a
+// partition launch and a merge launch, ping-ponging between the caller's arrays and scratch
+// arrays from the context's pool. The blocksort writes to whichever buffer makes the last pass
+// land in the caller's arrays. No launch waits for the host.
+#pragma once
+
+#include "../context.hpp"
+#include "../error.hpp"
+#include "../functional.hpp"
+#include "../kernel/mergesort.cuh"
+#include "../tuning/mergesort.hpp"
+#include "merge.cuh"
+
+namespace mergepath {
+namespace device {
+
+// Scratch for a sort's values: an array from the context's pool, or nothing for keys only.
+template <class Vals>
+struct value_scratch {
+  temp_buffer<kernel::value_of<Vals>> buffer;
+  value_scratch(cuda_context& ctx, index_t count) : buffer(ctx.allocate<kernel::value_of<Vals>>(count)) {}
+  kernel::value_of<Vals>* data() const { return buffer.data(); }
+};
+template <>
+struct value_scratch<kernel::no_values> {
+  value_scratch(cuda_context&, index_t) {}
+  kernel::no_values data() const { return {}; }
+};
+
+template <class Policy, class Keys, class Vals, class Comp>
+void launch_mergesort(cuda_context& ctx, Keys keys, Vals vals, index_t count, Comp comp) {
+  constexpr mergesort_tuning tuning = Policy::tuning;
+  constexpr index_t sort_tile = tuning.blocksort.tile_items();
+  constexpr int merge_tile = tuning.merge.tile_items();
+  if (count < 2) return;
+
+  const index_t sort_tiles = detail::ceil_div(count, sort_tile);
+  int passes = 0;
+  while ((index_t{1} << passes) < sort_tiles) ++passes;
+  // The widest partition array any pass needs.
+  index_t max_pass_tiles = 0;
+  for (int p = 0; p < passes; ++p) {
+    index_t width = sort_tile << p;
+    kernel::merge_pass pass{count, width, detail::ceil_div<index_t>(2 * width, merge_tile), merge_tile};
+    max_pass_tiles = detail::max_of(max_pass_tiles, pass.num_tiles());
+  }
+
+  auto key_scratch = ctx.allocate<kernel::value_of<Keys>>(passes > 0 ? count : 0);
+  value_scratch<Vals> val_scratch(ctx, passes > 0 ? count : 0);
+  auto partitions = ctx.allocate<index_t>(max_pass_tiles);
+
+  auto blocksort_into = [&](auto keys_out, auto vals_out) {
+    constexpr auto sort_kernel = kernel::blocksort_kernel<Policy, Keys, Vals, decltype(keys_out), decltype(vals_out), Comp>;
+    constexpr std::size_t shared_bytes = kernel::blocksort_layout<Policy, Keys, Vals>::bytes;
+    (void)resident_blocks_per_sm<sort_kernel>(ctx, tuning.blocksort.block_threads, shared_bytes);
+    detail::launch("blocksort_kernel", sort_kernel, static_cast<unsigned>(sort_tiles), tuning.blocksort.block_threads,
+                   shared_bytes, ctx.stream(), keys, vals, count, keys_out, vals_out, comp);
+  };
+  auto merge_pass = [&](index_t width, auto keys_in, auto vals_in, auto keys_out, auto vals_out) {
+    kernel::merge_pass pass{count, width, detail::ceil_div<index_t>(2 * width, merge_tile), merge_tile};
+    index_t tiles = pass.num_tiles();
+    constexpr int partition_threads = 128;
+    detail::launch("mergesort_partition_kernel", kernel::mergesort_partition_kernel<decltype(keys_in), Comp>,
+                   static_cast<unsigned>(detail::ceil_div<index_t>(tiles, partition_threads)), partition_threads, 0,
+                   ctx.stream(), keys_in, pass, partitions.data(), comp);
+    using InKeys = decltype(keys_in);
+    using InVals = decltype(vals_in);
+    constexpr auto merge_kernel =
+        kernel::mergesort_merge_kernel<Policy, InKeys, InVals, decltype(keys_out), decltype(vals_out), Comp>;
+    constexpr std::size_t shared_bytes = kernel::merge_layout_of<kernel::merge_pass_policy<Policy>, InKeys, InVals>::bytes;
+    (void)resident_blocks_per_sm<merge_kernel>(ctx, tuning.merge.block_threads, shared_bytes);
+    detail::launch("mergesort_merge_kernel", merge_kernel, static_cast<unsigned>(tiles), tuning.merge.block_threads,
+                   shared_bytes, ctx.stream(), keys_in, vals_in, pass, partitions.data(), keys_out, vals_out, comp);
+  };
+
+  // Passes alternate direction, so an odd count starts from the scratch arrays.
+  bool in_scratch = passes % 2 == 1;
+  if (in_scratch)
+    blocksort_into(key_scratch.data(), val_scratch.data());
+  else
+    blocksort_into(keys, vals);
+  for (int p = 0; p < passes; ++p, in_scratch = !in_scratch) {
+    index_t width = sort_tile << p;
+    if (in_scratch)
+      merge_pass(width, key_scratch.data(), val_scratch.data(), keys, vals);
+    else
+      merge_pass(width, keys, vals, key_scratch.data(), val_scratch.data());
+  }
+}
+
+}  // namespace device
+
+// mergesort with an explicit tuning policy (a type with `static constexpr mergesort_tuning tuning`).
+template <class Policy, class KeysIt, class Comp = less<>>
+void mergesort_tuned(cuda_context& ctx, KeysIt keys, index_t count, Comp comp = {}) {
+  detail::require_range("mergesort", "keys", keys, count);
+  device::launch_mergesort<Policy>(ctx, keys, kernel::no_values{}, count, comp);
+}
+
+template <class KeysIt, class Comp = less<>>
+void mergesort(cuda_context& ctx, KeysIt keys, index_t count, Comp comp = {}) {
+  mergesort_tuned<default_mergesort_policy<kernel::value_of<KeysIt>>>(ctx, keys, count, comp);
+}
+
+template <class Policy, class KeysIt, class ValsIt, class Comp = less<>>
+void mergesort_pairs_tuned(cuda_context& ctx, KeysIt keys, ValsIt vals, index_t count, Comp comp = {}) {
+  detail::require_range("mergesort_pairs", "keys", keys, count);
+  detail::require_range("mergesort_pairs", "vals", vals, count);
+  device::launch_mergesort<Policy>(ctx, keys, vals, count, comp);
+}
+
+template <class KeysIt, class ValsIt, class Comp = less<>>
+void mergesort_pairs(cuda_context& ctx, KeysIt keys, ValsIt vals, index_t count, Comp comp = {}) {
+  mergesort_pairs_tuned<default_mergesort_policy<kernel::value_of<KeysIt>, kernel::value_of<ValsIt>>>(
+      ctx, keys, vals, count, comp);
+}
+
+}  // namespace mergepath

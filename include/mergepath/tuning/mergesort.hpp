@@ -1,0 +1,71 @@
+// Tile geometry of the GPU mergesort, per architecture and key/value size: the blocksort's tile
+// and the merge passes' tiles.
+#pragma once
+
+#include <cstddef>
+#include <ostream>
+
+#include "../detail/config.hpp"
+#include "merge.hpp"
+
+namespace mergepath {
+
+struct blocksort_tuning {
+  int block_threads;     // threads per block, a power of two (the block merges runs pairwise)
+  int items_per_thread;  // keys each thread sorts in registers (an odd count keeps shared memory free of bank conflicts)
+  // Threads per SM the compiler must leave registers for (__launch_bounds__), as in merge_tuning.
+  int min_resident_threads = 1024;
+
+  MERGEPATH_HD constexpr int tile_items() const { return block_threads * items_per_thread; }
+  MERGEPATH_HD constexpr int min_blocks_per_sm() const {
+    return min_resident_threads <= block_threads ? 1 : min_resident_threads / block_threads;
+  }
+};
+
+struct mergesort_tuning {
+  // The first pass: every block sorts one tile (sort_network per thread, then rounds of merges in
+  // shared memory). A larger tile leaves fewer global merge passes, each of which moves all the data.
+  blocksort_tuning blocksort;
+  // The merge passes, which double the sorted runs until one is left: a partition kernel, then a
+  // merge of one tile per block, as merge's tiled schedule does (stages 1; the chunked and
+  // streamed fields are not used).
+  merge_tuning merge;
+};
+
+inline std::ostream& operator<<(std::ostream& os, const mergesort_tuning& t) {
+  return os << "{blocksort {block_threads " << t.blocksort.block_threads << ", items_per_thread "
+            << t.blocksort.items_per_thread << ", min_resident_threads " << t.blocksort.min_resident_threads
+            << "}, merge " << t.merge << "}";
+}
+
+// Defaults, measured on an H200 (sm_90) at 2^26 random keys (scripts/probe_mergesort.cu,
+// bench/NOTES.md): the merge passes take merge's tiled shapes. The blocksort is bound by shared
+// memory (the serial merges' bank conflicts), ~70 us per merge round at 2^26 int32 keys, and a
+// global pass costs ~150 us, so a larger tile pays while registers and occupancy allow: for int32
+// keys 512 x 31 (13 passes at 2^26) beat 512 x 15 by 5%, while 1024 x 31 (one block per SM) lost;
+// int32 pairs 256 x 23 beat 256 x 15 by 5%; int64 keys 256 x 23 beat 256 x 15 and 512 x 15 by 4-6%.
+constexpr mergesort_tuning mergesort_tuning_for(int arch, std::size_t key_bytes, std::size_t value_bytes) {
+  merge_tuning merge = merge_tuning_for(arch, key_bytes, value_bytes);
+  merge.chunked_max_tiles = 0;
+  if (value_bytes == 0) {
+    if (key_bytes <= 4) return {{512, 31, 1024}, merge};
+    if (key_bytes <= 8) return {{256, 23, 1024}, merge};
+    return {{128, 7, 1024}, merge};
+  }
+  std::size_t pair_bytes = key_bytes + value_bytes;
+  if (pair_bytes <= 8) return {{256, 23, 1024}, merge};
+  if (pair_bytes <= 16) return {{256, 11, 1024}, merge};
+  return {{128, 5, 1024}, merge};
+}
+
+// A policy names a tuning at compile time; pass your own to mergesort_tuned to override it.
+template <class Key, class Value = void>
+struct default_mergesort_policy {
+  static constexpr mergesort_tuning tuning = mergesort_tuning_for(90, sizeof(Key), sizeof(Value));
+};
+template <class Key>
+struct default_mergesort_policy<Key, void> {
+  static constexpr mergesort_tuning tuning = mergesort_tuning_for(90, sizeof(Key), 0);
+};
+
+}  // namespace mergepath

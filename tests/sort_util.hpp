@@ -1,0 +1,101 @@
+// Shared by the mergesort tests (host and GPU, plain C++): sort problems (a size, a distribution,
+// a seed), their keys, the std::stable_sort oracles and guarded arrays that show nothing was
+// written outside the sorted range.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <numeric>
+#include <random>
+#include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "test_util.hpp"
+
+namespace mergepath_test {
+
+// One sort problem: how many keys, and how they look before the sort.
+struct sort_case {
+  index_t count;
+  distribution dist;
+  std::uint64_t seed;
+
+  std::string name() const {
+    std::ostringstream os;
+    os << "count " << count << ", " << to_string(dist) << " (MERGEPATH_TEST_SEED=" << base_seed() << ")";
+    return os.str();
+  }
+};
+
+// Every size times every distribution.
+inline std::vector<sort_case> sort_cases(const std::vector<index_t>& sizes) {
+  ::testing::Test::RecordProperty("MERGEPATH_TEST_SEED", std::to_string(base_seed()));
+  std::vector<sort_case> cases;
+  for (index_t n : sizes)
+    for (distribution d : all_distributions()) cases.push_back({n, d, case_seed({n, static_cast<int>(d), 20})});
+  return cases;
+}
+
+// Sizes for any sort: empty, tiny, around the host's 16-key runs, an odd prime, around the host's
+// 2^15-key chunks (one, two, three chunks), and a large one; capped by MERGEPATH_TEST_MAX_SIZE.
+inline std::vector<index_t> sort_sizes() {
+  return sorted_unique_capped(
+      {0, 1, 2, 3, 15, 16, 17, 33, 1009, (1 << 15) - 1, 1 << 15, (1 << 15) + 1, (1 << 16) + 1, 100003, (1 << 20) + 7});
+}
+
+// The keys of a case, unsorted. Unlike merge inputs, "sorted" and "reversed" stay that way (for
+// mergepath::greater<> they swap roles), and "organ_pipe" rises then falls.
+template <class Key>
+std::vector<Key> make_sort_keys(const sort_case& c) {
+  std::mt19937_64 rng(c.seed);
+  std::vector<std::int64_t> values = make_values(c.dist, c.count, rng);
+  std::vector<Key> keys(values.size());
+  std::transform(values.begin(), values.end(), keys.begin(), key_from<Key>);
+  return keys;
+}
+
+// Where each key of the sorted output came from: the positions 0 .. n-1 stably sorted by their
+// keys. The oracle of every sort here: keys[order[i]] is the expected key i, and order[i] the
+// expected value i when values record their origin.
+template <class Key, class Comp>
+std::vector<index_t> stable_order(const std::vector<Key>& keys, Comp comp) {
+  std::vector<index_t> order(keys.size());
+  std::iota(order.begin(), order.end(), index_t{0});
+  std::stable_sort(order.begin(), order.end(), [&](index_t l, index_t r) {
+    return comp(keys[static_cast<std::size_t>(l)], keys[static_cast<std::size_t>(r)]);
+  });
+  return order;
+}
+
+// std::stable_sort of keys: the expected output of mergesort.
+template <class Key, class Comp>
+std::vector<Key> std_stable_sort(std::vector<Key> keys, Comp comp) {
+  std::stable_sort(keys.begin(), keys.end(), comp);
+  return keys;
+}
+
+// The expected output of mergesort_pairs when each value records its key's origin (value i = i):
+// std::stable_sort of (key, origin) compared on keys only.
+template <class Key, class Value, class Comp>
+std::pair<std::vector<Key>, std::vector<Value>> std_stable_sort_pairs(const std::vector<Key>& keys, Comp comp) {
+  std::pair<std::vector<Key>, std::vector<Value>> sorted;
+  for (index_t i : stable_order(keys, comp)) {
+    sorted.first.push_back(keys[static_cast<std::size_t>(i)]);
+    sorted.second.push_back(static_cast<Value>(i));
+  }
+  return sorted;
+}
+
+// contents between guard_items of poison either side: a sort in place gets data() + guard_items,
+// and guarded_equal (test_util.hpp) checks the result and that the guards are untouched.
+template <class T>
+std::vector<T> guarded(const std::vector<T>& contents) {
+  std::vector<T> v(contents.size() + 2 * guard_items, poison<T>());
+  std::copy(contents.begin(), contents.end(), v.begin() + guard_items);
+  return v;
+}
+
+}  // namespace mergepath_test

@@ -1,0 +1,128 @@
+// mergesort and mergesort_pairs on a host_context, against std::stable_sort: key types,
+// comparators, sizes and distributions; stability; iterators; argument errors.
+#include <gtest/gtest.h>
+
+#include <deque>
+#include <mergepath/mergepath.hpp>
+#include <vector>
+
+#include "sort_util.hpp"
+
+namespace mergepath_test {
+namespace {
+
+// One thread (serial), two, and four (more than CI's cores). Chunks hold at least 2^15 keys, so
+// the sizes around 2^15 and 2^16 sort as one, two or three chunks.
+const std::vector<int> thread_counts{1, 2, 4};
+
+using key_cases =
+    ::testing::Types<keys_case<std::int32_t, mergepath::less<>>, keys_case<std::int32_t, mergepath::greater<>>,
+                     keys_case<std::int64_t, mergepath::greater<>>, keys_case<std::uint32_t, mergepath::less<>>,
+                     keys_case<float, mergepath::less<>>, keys_case<double, mergepath::greater<>>,
+                     keys_case<point, point_less>,
+                     // ties on x with different y: keys-only stability shows in the output
+                     keys_case<point, point_x_less>>;
+
+template <class Case>
+class HostMergesort : public ::testing::Test {};
+TYPED_TEST_SUITE(HostMergesort, key_cases);
+
+TYPED_TEST(HostMergesort, MatchesStdStableSort) {
+  using Key = typename TypeParam::key;
+  typename TypeParam::comp comp;
+  for (const sort_case& c : sort_cases(sort_sizes())) {
+    SCOPED_TRACE(c.name());
+    std::vector<Key> keys = make_sort_keys<Key>(c);
+    std::vector<Key> expected = std_stable_sort(keys, comp);
+    for (int threads : thread_counts) {
+      SCOPED_TRACE(::testing::Message() << "threads " << threads);
+      mergepath::host_context ctx(threads);
+      std::vector<Key> data = guarded(keys);
+      mergepath::mergesort(ctx, data.data() + guard_items, c.count, comp);
+      ASSERT_TRUE(guarded_equal(expected, data));
+    }
+  }
+}
+
+using pair_cases = ::testing::Types<pairs_case<std::int32_t, std::int32_t, mergepath::less<>>,
+                                    pairs_case<std::int64_t, std::int64_t, mergepath::greater<>>,
+                                    pairs_case<float, std::uint32_t, mergepath::less<>>,
+                                    pairs_case<point, std::int32_t, point_x_less>>;
+
+template <class Case>
+class HostMergesortPairs : public ::testing::Test {};
+TYPED_TEST_SUITE(HostMergesortPairs, pair_cases);
+
+// Values record their key's origin (value i = i): of equal keys, the output's values must be in
+// ascending order, as std::stable_sort leaves them.
+TYPED_TEST(HostMergesortPairs, StableLikeStdStableSort) {
+  using Key = typename TypeParam::key;
+  using Value = typename TypeParam::value;
+  typename TypeParam::comp comp;
+  for (const sort_case& c : sort_cases(sort_sizes())) {
+    SCOPED_TRACE(c.name());
+    std::vector<Key> keys = make_sort_keys<Key>(c);
+    auto expected = std_stable_sort_pairs<Key, Value>(keys, comp);
+    for (int threads : thread_counts) {
+      SCOPED_TRACE(::testing::Message() << "threads " << threads);
+      mergepath::host_context ctx(threads);
+      std::vector<Key> data_keys = guarded(keys);
+      std::vector<Value> data_vals = guarded(origins<Value>(c.count, 0));
+      mergepath::mergesort_pairs(ctx, data_keys.data() + guard_items, data_vals.data() + guard_items, c.count, comp);
+      ASSERT_TRUE(guarded_equal(expected.first, data_keys));
+      ASSERT_TRUE(guarded_equal(expected.second, data_vals));
+    }
+  }
+}
+
+// Any random-access iterators work: deque iterators and a lambda to compare.
+TEST(HostMergesortIterators, DequeAndLambda) {
+  auto by_tens = [](int l, int r) { return l / 10 < r / 10; };  // ties of up to ten keys
+  mergepath::host_context ctx(3);
+  for (index_t n : {index_t{0}, index_t{1}, index_t{1009}, index_t{100003}}) {
+    sort_case c{n, distribution::uniform, case_seed({n, 21})};
+    SCOPED_TRACE(c.name());
+    std::vector<int> keys = make_sort_keys<int>(c);
+    for (int& k : keys) k %= 1000;
+    auto expected = std_stable_sort_pairs<int, int>(keys, by_tens);
+
+    std::deque<int> d(keys.begin(), keys.end());
+    mergepath::mergesort(ctx, d.begin(), n, by_tens);
+    ASSERT_TRUE(ranges_equal(expected.first, std::vector<int>(d.begin(), d.end())));
+
+    std::vector<int> origin = origins<int>(n, 0);
+    std::deque<int> dk(keys.begin(), keys.end()), dv(origin.begin(), origin.end());
+    mergepath::mergesort_pairs(ctx, dk.begin(), dv.begin(), n, by_tens);
+    ASSERT_TRUE(ranges_equal(expected.first, std::vector<int>(dk.begin(), dk.end())));
+    ASSERT_TRUE(ranges_equal(expected.second, std::vector<int>(dv.begin(), dv.end())));
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Bad arguments: std::invalid_argument before anything is written.
+
+TEST(HostMergesortArguments, BadArgumentsThrowBeforeWriting) {
+  mergepath::host_context ctx(2);
+  const std::vector<int> keys{3, 1, 2}, vals{0, 1, 2};
+  std::vector<int> k = keys, v = vals;
+  int* null = nullptr;
+  expect_invalid_argument([&] { mergepath::mergesort(ctx, k.data(), -1); }, "keys count is negative");
+  expect_invalid_argument([&] { mergepath::mergesort(ctx, null, 3); }, "keys is a null pointer");
+  expect_invalid_argument([&] { mergepath::mergesort(ctx, k.data(), -5, mergepath::greater<>{}); },
+                          "keys count is negative");
+  expect_invalid_argument([&] { mergepath::mergesort_pairs(ctx, k.data(), v.data(), -1); }, "keys count is negative");
+  expect_invalid_argument([&] { mergepath::mergesort_pairs(ctx, null, v.data(), 3); }, "keys is a null pointer");
+  expect_invalid_argument([&] { mergepath::mergesort_pairs(ctx, k.data(), null, 3); }, "vals is a null pointer");
+  EXPECT_EQ(k, keys);
+  EXPECT_EQ(v, vals);
+}
+
+TEST(HostMergesortArguments, NullPointersWithZeroCountAreFine) {
+  mergepath::host_context ctx;
+  int* null = nullptr;
+  EXPECT_NO_THROW(mergepath::mergesort(ctx, null, 0));
+  EXPECT_NO_THROW(mergepath::mergesort_pairs(ctx, null, null, 0));
+}
+
+}  // namespace
+}  // namespace mergepath_test
