@@ -44,6 +44,10 @@ const suite suites[] = {
      bench::run_sorted_search_bench, bench::sorted_search_summary, &options::log2_sizes},
     {"mergesort", "mergesort / mergesort_pairs vs CUB merge sort, radix sort and copy; tunings; CPU rows",
      bench::run_mergesort_bench, bench::mergesort_summary, &options::mergesort_log2_sizes},
+    {"segmented_sort",
+     "segmented_sort / _pairs vs cub::DeviceSegmentedSort (mean segment 2 .. 1e6); locality_sort vs mergesort, "
+     "radix sort; stats; targets",
+     bench::run_segmented_sort_bench, bench::segmented_sort_summary, &options::segmented_sort_log2_sizes},
 };
 
 bool wanted(const options& o, const suite& s) {
@@ -63,8 +67,9 @@ void print_help() {
       "over several buffer sets so small sizes do not time the L2. Every result is checked once.\n"
       "\n"
       "options:\n"
-      "  --sizes LIST      log2 of n (elements per input; mergesort: keys), comma separated\n"
-      "                    (default 20,22,24,26,28; mergesort 16,18,20,22,24,26,28)\n"
+      "  --sizes LIST      log2 of n (elements per input; mergesort, segmented_sort: keys), comma\n"
+      "                    separated (default 20,22,24,26,28; mergesort 16,18,20,22,24,26,28;\n"
+      "                    segmented_sort 26)\n"
       "  --min-log2 K      drop sizes below 2^K\n"
       "  --max-log2 K      drop sizes above 2^K (e.g. 26 on a small GPU)\n"
       "  --types LIST      key types: int32,int64 (default both)\n"
@@ -172,8 +177,11 @@ bool parse(int argc, char** argv, options& o) {
     if (!sizes_given) o.log2_sizes = {20, 24};
     if (!o.reps_given) o.reps = 5;
   }
-  // --sizes (or --quick's) replaces every suite's list, the mergesort suite's own one included.
-  if (sizes_given || o.quick) o.mergesort_log2_sizes = o.log2_sizes;
+  // --sizes (or --quick's) replaces every suite's list, the sort suites' own ones included.
+  if (sizes_given || o.quick) {
+    o.mergesort_log2_sizes = o.log2_sizes;
+    o.segmented_sort_log2_sizes = o.log2_sizes;
+  }
   auto keep = [&](std::vector<int>& sizes) {
     std::vector<int> kept;
     for (int l : sizes)
@@ -182,6 +190,7 @@ bool parse(int argc, char** argv, options& o) {
   };
   keep(o.log2_sizes);
   keep(o.mergesort_log2_sizes);
+  keep(o.segmented_sort_log2_sizes);
   for (const suite& s : suites)
     if (wanted(o, s) && (o.*s.sizes).empty())
       throw usage_error(std::string("no sizes left to run for ") + s.name + " (check --sizes, --min-log2, --max-log2)");
@@ -233,18 +242,24 @@ std::string sizes_label(const std::vector<int>& log2_sizes) {
 }
 
 void print_header(const options& o, const bench::device_info& d, const std::string& date) {
-  bool per_input = false, sort = false;
+  // The per-input sizes of merge and sorted search, then each sort suite's own key counts (named
+  // when more than one list is printed).
+  bool per_input = false;
+  std::vector<const suite*> sorts;
   for (const suite& s : suites) {
     if (!wanted(o, s)) continue;
-    if (s.sizes == &options::mergesort_log2_sizes)
-      sort = true;
-    else
+    if (s.sizes == &options::log2_sizes)
       per_input = true;
+    else
+      sorts.push_back(&s);
   }
   std::string sizes;
   if (per_input) sizes = "n = " + sizes_label(o.log2_sizes) + " per input";
-  if (sort)
-    sizes += std::string(per_input ? "; mergesort " : "") + "n = " + sizes_label(o.mergesort_log2_sizes) + " keys";
+  for (const suite* s : sorts) {
+    bool named = per_input || sorts.size() > 1;
+    sizes += std::string(sizes.empty() ? "" : "; ") + (named ? std::string(s->name) + " " : "") +
+             "n = " + sizes_label(o.*(s->sizes)) + " keys";
+  }
   std::string types;
   for (const std::string& t : o.key_types) types += (types.empty() ? "" : ", ") + t;
   std::printf("mergepath-bench %s\n", MERGEPATH_BENCH_VERSION);
@@ -264,8 +279,8 @@ void print_header(const options& o, const bench::device_info& d, const std::stri
   std::printf(
       "columns: ms(med) = median time; Gkeys/s = output keys/s; GB/s = bytes read + written per second;\n"
       "         %%copy = copy of the same bytes' time / this time (mergesort: one copy of the keys and\n"
-      "         values); vs CUB = CUB time / this time (mergesort: cub::DeviceMergeSort's);\n"
-      "         vs Thrust = Thrust time / this time (sorted search)\n");
+      "         values); vs CUB = CUB time / this time (mergesort: cub::DeviceMergeSort's; segmented\n"
+      "         sort: cub::DeviceSegmentedSort's); vs Thrust = Thrust time / this time (sorted search)\n");
   std::fflush(stdout);
 }
 
@@ -409,6 +424,7 @@ void write_json(const std::string& path, const options& o, const bench::device_i
   };
   list("notes", b ? &b->notes : nullptr);
   list("failures", b ? &b->failures : nullptr);
+  list("targets", b ? &b->targets : nullptr);
   // "summary" is the merge suite's, as in files written before there were other suites.
   suite_summary merge;
   for (const suite_summary& s : summaries)

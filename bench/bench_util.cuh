@@ -41,6 +41,8 @@ struct options {
   std::vector<int> log2_sizes{20, 22, 24, 26, 28};
   // The mergesort suite's sizes (log2 of the key count): its own list, or --sizes (--quick) when given.
   std::vector<int> mergesort_log2_sizes{16, 18, 20, 22, 24, 26, 28};
+  // The segmented sort suite's: 2^26 keys (the size of the issue's targets), or --sizes (--quick).
+  std::vector<int> segmented_sort_log2_sizes{26};
   std::vector<std::string> key_types{"int32", "int64"};
   int reps = 20;
   bool reps_given = false;  // without --reps the largest sizes use fewer
@@ -368,6 +370,7 @@ class bench_context {
   std::vector<result_row> rows;
   std::vector<std::string> notes;
   std::vector<std::string> failures;
+  std::vector<std::string> targets;  // performance goals, each "met" or "missed" (not failures)
 
   cudaStream_t stream() const { return ctx.stream(); }
 
@@ -499,12 +502,14 @@ inline void fill_rates(result_row& r, const timing& t, double out_keys, double b
 // ---------------------------------------------------------------------------------------------
 // Suites: one per algorithm file, listed in bench_main.cu.
 
-void run_merge_bench(bench_context& b);          // bench_merge.cu
-void run_sorted_search_bench(bench_context& b);  // bench_sorted_search.cu
-void run_mergesort_bench(bench_context& b);      // bench_mergesort.cu
+void run_merge_bench(bench_context& b);           // bench_merge.cu
+void run_sorted_search_bench(bench_context& b);   // bench_sorted_search.cu
+void run_mergesort_bench(bench_context& b);       // bench_mergesort.cu
+void run_segmented_sort_bench(bench_context& b);  // bench_segmented_sort.cu
 
 // A suite's headline from its rows ("" when they are missing); *size_out = the n it speaks of.
-std::string sorted_search_summary(const bench_context& b, index_t* size_out);  // bench_sorted_search.cu
-std::string mergesort_summary(const bench_context& b, index_t* size_out);      // bench_mergesort.cu
+std::string sorted_search_summary(const bench_context& b, index_t* size_out);   // bench_sorted_search.cu
+std::string mergesort_summary(const bench_context& b, index_t* size_out);       // bench_mergesort.cu
+std::string segmented_sort_summary(const bench_context& b, index_t* size_out);  // bench_segmented_sort.cu
 
 }  // namespace bench

@@ -202,8 +202,10 @@ struct demonstration {
   void (*run)(backend&);
 };
 
-void demo_merge(backend& be);          // demo_merge.cpp
-void demo_sorted_search(backend& be);  // demo_sorted_search.cpp
-void demo_mergesort(backend& be);      // demo_mergesort.cpp
+void demo_merge(backend& be);           // demo_merge.cpp
+void demo_sorted_search(backend& be);   // demo_sorted_search.cpp
+void demo_mergesort(backend& be);       // demo_mergesort.cpp
+void demo_segmented_sort(backend& be);  // demo_segmented_sort.cpp
+void demo_segsort_stats(backend& be);   // demo_segmented_sort.cpp
 
 }  // namespace demo

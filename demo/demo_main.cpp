@@ -19,6 +19,10 @@ const demo::demonstration demonstrations[] = {
      demo::demo_sorted_search},
     {"mergesort", "sort random keys; stable mergesort_pairs; a 3M-key sort against std::stable_sort",
      demo::demo_mergesort},
+    {"segmented_sort", "the seed's four: segmented sort of keys and pairs; locality sort of keys and pairs",
+     demo::demo_segmented_sort},
+    {"segsort_stats", "a 10M-key segmented sort (mean segment 300) against std::stable_sort; its stats table",
+     demo::demo_segsort_stats},
 };
 
 void print_help() {

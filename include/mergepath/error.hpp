@@ -76,6 +76,18 @@ inline void require_range(const char* algorithm, const char* name, const It& fir
                               std::to_string(position - 1) + "]");
 }
 
+// Checked mode's verdict on segment head indices: heads[position] (= value, after previous) is
+// out of [0, count) or not greater than its predecessor.
+[[noreturn]] inline void throw_bad_head(const char* algorithm, index_t position, long long value, long long previous,
+                                        index_t count) {
+  std::string at = std::string("mergepath::") + algorithm + ": heads[" + std::to_string(position) +
+                   "] = " + std::to_string(value);
+  if (value < 0 || value >= count)
+    throw std::invalid_argument(at + " is out of range [0, " + std::to_string(count) + ")");
+  throw std::invalid_argument(at + " is not greater than heads[" + std::to_string(position - 1) +
+                              "] = " + std::to_string(previous) + " (heads must be strictly increasing)");
+}
+
 }  // namespace detail
 }  // namespace mergepath
 

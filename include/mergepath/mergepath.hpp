@@ -6,6 +6,7 @@
 #include "functional.hpp"
 #include "merge.hpp"
 #include "mergesort.hpp"
+#include "segmented_sort.hpp"
 #include "sorted_search.hpp"
 #if MERGEPATH_HAS_CUDA
 #include "textbook.hpp"

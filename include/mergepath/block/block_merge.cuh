@@ -3,6 +3,7 @@
 
 #include "../functional.hpp"
 #include "../thread/merge_path.hpp"
+#include "../thread/segmented_merge.hpp"
 #include "../thread/serial_merge.hpp"
 #include "tile_io.cuh"
 
@@ -20,6 +21,25 @@ __device__ void merge_tile_in_shared(const T* keys, const tile_layout& runs, T (
   int a_split = merge_path<Bounds>(keys + runs.a_pos, runs.a_count, keys + runs.b_pos, runs.b_count, diag, comp);
   serial_merge_n<ItemsPerThread, Bounds>(keys, runs.a_pos + a_split, runs.a_pos + runs.a_count,
                                          runs.b_pos + diag - a_split, runs.b_pos + runs.b_count, out, source, comp);
+}
+
+// The segmented merge of a tile (thread/segmented_merge.hpp): of the a run, the first
+// a_active_begin keys precede everything; of the b run, the keys from b_active_end on follow
+// everything; only the rest interleave.
+struct tile_segment {
+  int a_active_begin, b_active_end;
+};
+
+template <int BlockThreads, int ItemsPerThread, class T, class Comp>
+__device__ void merge_tile_in_shared(const T* keys, const tile_layout& runs, tile_segment segment,
+                                     T (&out)[ItemsPerThread], int (&source)[ItemsPerThread], Comp comp) {
+  int diag = detail::min_of(ItemsPerThread * static_cast<int>(threadIdx.x), runs.count());
+  int a_split = segmented_merge_path(keys + runs.a_pos, runs.a_count, keys + runs.b_pos, runs.b_count,
+                                     segment.a_active_begin, segment.b_active_end, diag, comp);
+  serial_segmented_merge_n<ItemsPerThread>(keys, runs.a_pos + a_split, runs.a_pos + runs.a_count,
+                                           runs.b_pos + diag - a_split, runs.b_pos + runs.b_count,
+                                           runs.a_pos + segment.a_active_begin, runs.b_pos + segment.b_active_end,
+                                           out, source, comp);
 }
 
 }  // namespace block

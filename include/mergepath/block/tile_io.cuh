@@ -4,6 +4,7 @@
 #include <cuda_pipeline.h>
 
 #include <cstdint>
+#include <iterator>
 #include <type_traits>
 
 #include "../detail/config.hpp"
@@ -153,6 +154,32 @@ __device__ void store_shared_to_global(const T* shared, int count, OutIt out) {
     int j = tid + i * BlockThreads;
     if (j < count) out[j] = shared[j];
   }
+}
+
+// dst[0, count) = src[0, count), global to global, coalesced; in 16-byte pieces where both
+// pointers agree modulo 16 bytes.
+template <int BlockThreads, class SrcIt, class DstIt>
+__device__ void copy_global(SrcIt src, index_t count, DstIt dst) {
+  using T = typename std::iterator_traits<SrcIt>::value_type;
+  index_t tid = threadIdx.x;
+  if constexpr (std::is_pointer_v<SrcIt> && std::is_pointer_v<DstIt> && sizeof(T) < 16 && 16 % sizeof(T) == 0 &&
+                alignof(T) == sizeof(T)) {
+    const T* from = src;
+    if ((reinterpret_cast<std::uintptr_t>(from) - reinterpret_cast<std::uintptr_t>(dst)) % 16 == 0) {
+      constexpr index_t per_vector = 16 / sizeof(T);
+      index_t head = detail::min_of<index_t>((per_vector - reinterpret_cast<std::uintptr_t>(from) / sizeof(T) % per_vector) %
+                                                 per_vector,
+                                             count);
+      index_t vectors = (count - head) / per_vector;
+      for (index_t v = tid; v < vectors; v += BlockThreads)
+        reinterpret_cast<uint4*>(dst + head)[v] = reinterpret_cast<const uint4*>(from + head)[v];
+      if (tid < head) dst[tid] = from[tid];
+      index_t tail = head + vectors * per_vector + tid;
+      if (tid < per_vector && tail < count) dst[tail] = from[tail];
+      return;
+    }
+  }
+  for (index_t i = tid; i < count; i += BlockThreads) dst[i] = src[i];
 }
 
 }  // namespace block

@@ -30,7 +30,8 @@ int resident_blocks_per_sm(const cuda_context& ctx, int block_threads, std::size
   int device = ctx.device();
   if (device < max_devices)
     if (int known = cached[device].load(std::memory_order_relaxed)) return known;
-  if (shared_bytes > 48 * 1024)
+  // Opt in whenever there is dynamic shared memory: static plus dynamic past 48 KiB needs it too.
+  if (shared_bytes > 0)
     MERGEPATH_CUDA_CHECK(
         cudaFuncSetAttribute(Kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared_bytes)));
   int per_sm = 0;

@@ -70,8 +70,15 @@ void copy_sort_data(Src src, Dst dst, index_t count) {
 }
 
 // dst[0, a_count + b_count) = the stable merge of a[0, a_count) and b[0, b_count).
+// Runs already in order (b's first key not before a's last) are copied: near-sorted input
+// (locality_sort) merges at copy speed.
 template <class A, class B, class Dst, class Comp>
 void merge_sort_data(A a, index_t a_count, B b, index_t b_count, Dst dst, Comp comp) {
+  if (a_count == 0 || b_count == 0 || !comp(b.keys[0], a.keys[a_count - 1])) {
+    copy_sort_data(a, dst, a_count);
+    copy_sort_data(b, dst.at(a_count), b_count);
+    return;
+  }
   if constexpr (A::has_values)
     serial_merge_pairs(a.keys, a.vals, a_count, b.keys, b.vals, b_count, dst.keys, dst.vals, comp);
   else

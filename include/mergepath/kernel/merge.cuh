@@ -2,6 +2,7 @@
 // tile) and a tile kernel (load a tile's two runs, merge them in shared memory, store).
 #pragma once
 
+#include <cstddef>
 #include <iterator>
 #include <type_traits>
 
@@ -128,8 +129,10 @@ struct merge_tile_io {
   }
 
   // Merges tile t, landed in stage s and visible to the block, and stores it. Ends with a
-  // barrier, after which the stage is free.
-  __device__ void merge_and_store(const merge_tile& t, int s) const {
+  // barrier, after which the stage is free. Segment = block::tile_segment makes it the segmented
+  // merge of the tile (segmented sort), std::nullptr_t the plain one.
+  template <class Segment = std::nullptr_t>
+  __device__ void merge_and_store(const merge_tile& t, int s, Segment segment = {}) const {
     constexpr int threads = tuning.block_threads;
     constexpr int items = tuning.items_per_thread;
     block::tile_layout runs = runs_of(t);
@@ -137,7 +140,10 @@ struct merge_tile_io {
     Key* keys = stage_keys(s);
     Key merged[items];
     int source[items];
-    block::merge_tile_in_shared<threads, items>(keys, runs, merged, source, comp);
+    if constexpr (std::is_same_v<Segment, block::tile_segment>)
+      block::merge_tile_in_shared<threads, items>(keys, runs, segment, merged, source, comp);
+    else
+      block::merge_tile_in_shared<threads, items>(keys, runs, merged, source, comp);
     if constexpr (has_values) {
       auto* values = stage_values(s);  // laid out like the keys
       value_of<AVals> merged_values[items];

@@ -2,6 +2,7 @@
 // blocksort, a CPU thread's smallest runs). Shared by both backends.
 #pragma once
 
+#include <cstdint>
 #include <type_traits>
 
 #include "../detail/config.hpp"
@@ -49,6 +50,31 @@ template <int Count, class Key, class Comp>
 MERGEPATH_HD void sort_network(Key (&keys)[Count], int valid, Comp comp) {
   detail::no_thread_values none;
   sort_network(keys, none, valid, comp);
+}
+
+// The segmented form (seed 003's segmented blocksort): bit j of `heads` marks keys[j] as the first
+// of a segment, and keys never cross a segment's start: each segment of the slice ends sorted in
+// place. The same network, with one more test per compare-exchange.
+template <int Count, class Key, class Values, class Comp>
+MERGEPATH_HD void sort_network_segmented(Key (&keys)[Count], Values& values, std::uint32_t heads, int valid,
+                                         Comp comp) {
+  static_assert(Count <= 32, "a slice's heads fit one 32-bit mask");
+  constexpr bool has_values = !std::is_same_v<Values, detail::no_thread_values>;
+  MERGEPATH_UNROLL
+  for (int round = 0; round < Count; ++round) {
+    MERGEPATH_UNROLL
+    for (int i = round & 1; i + 1 < Count; i += 2) {
+      bool swap = i + 1 < valid && !((heads >> (i + 1)) & 1u) && comp(keys[i + 1], keys[i]);
+      detail::swap_if(swap, keys[i], keys[i + 1]);
+      if constexpr (has_values) detail::swap_if(swap, values[i], values[i + 1]);
+    }
+  }
+}
+
+template <int Count, class Key, class Comp>
+MERGEPATH_HD void sort_network_segmented(Key (&keys)[Count], std::uint32_t heads, int valid, Comp comp) {
+  detail::no_thread_values none;
+  sort_network_segmented(keys, none, heads, valid, comp);
 }
 
 }  // namespace mergepath

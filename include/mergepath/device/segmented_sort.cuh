@@ -1,0 +1,255 @@
+// segmented_sort and locality_sort on a cuda_context. The schedule: (indices only) a head
+// bitfield; a blocksort (segmented, or the mergesort's for locality_sort); then per merge pass a
+// partition launch that fills the pass's merge and copy queues and a launch of a fixed grid that
+// serves them, ping-ponging between the caller's arrays and scratch arrays. Every tile is the
+// same output range in every pass, so a tile copied once to the other buffer does nothing in the
+// passes after, until it merges again. No launch waits for the host.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "../context.hpp"
+#include "../error.hpp"
+#include "../functional.hpp"
+#include "../kernel/segmented_sort.cuh"
+#include "../segsort_stats.hpp"
+#include "../tuning/segmented_sort.hpp"
+#include "merge.cuh"
+#include "mergesort.cuh"
+
+namespace mergepath {
+namespace device {
+
+// Checked mode: throws std::invalid_argument naming the first malformed head index.
+template <class HeadsIt>
+void check_heads(cuda_context& ctx, const char* algorithm, HeadsIt heads, index_t num_heads, index_t count) {
+  if (!ctx.checked() || num_heads == 0) return;
+  auto first = ctx.allocate<unsigned long long>(1);
+  auto values = ctx.allocate<long long>(2);
+  MERGEPATH_CUDA_CHECK(cudaMemsetAsync(first.data(), 0xff, sizeof(unsigned long long), ctx.stream()));
+  constexpr int threads = 256;
+  int blocks = static_cast<int>(
+      detail::min_of<index_t>(detail::ceil_div<index_t>(num_heads, threads), 8 * ctx.props().multiProcessorCount));
+  detail::launch("first_bad_head_kernel", kernel::first_bad_head_kernel<HeadsIt>, blocks, threads, 0, ctx.stream(),
+                 heads, num_heads, count, first.data());
+  unsigned long long position = 0;
+  MERGEPATH_CUDA_CHECK(cudaMemcpyAsync(&position, first.data(), sizeof(position), cudaMemcpyDeviceToHost, ctx.stream()));
+  ctx.synchronize();
+  if (position == ~0ull) return;
+  const auto i = static_cast<index_t>(position);
+  detail::launch("fetch_heads_kernel", kernel::fetch_heads_kernel<HeadsIt>, 1, 1, 0, ctx.stream(), heads, i,
+                 values.data());
+  long long found[2] = {0, 0};
+  MERGEPATH_CUDA_CHECK(cudaMemcpyAsync(found, values.data(), sizeof(found), cudaMemcpyDeviceToHost, ctx.stream()));
+  ctx.synchronize();
+  detail::throw_bad_head(algorithm, i, found[0], found[1], count);
+}
+
+// The head bitfield of a list of head indices, in a buffer from the context's pool.
+template <class HeadsIt>
+temp_buffer<std::uint32_t> head_flags_from_indices(cuda_context& ctx, HeadsIt heads, index_t num_heads,
+                                                   index_t count) {
+  const index_t words = head_flag_words(count);
+  auto flags = ctx.allocate<std::uint32_t>(words);
+  if (words > 0)
+    MERGEPATH_CUDA_CHECK(cudaMemsetAsync(flags.data(), 0, static_cast<std::size_t>(words) * 4, ctx.stream()));
+  if (num_heads > 0) {
+    constexpr int threads = 256;
+    int blocks = static_cast<int>(
+        detail::min_of<index_t>(detail::ceil_div<index_t>(num_heads, threads), 32 * ctx.props().multiProcessorCount));
+    detail::launch("head_flags_kernel", kernel::head_flags_kernel<HeadsIt>, blocks, threads, 0, ctx.stream(), heads,
+                   num_heads, count, flags.data());
+  }
+  return flags;
+}
+
+// Segmented = false: locality_sort (no segments, head_flags unused; the mergesort's blocksort).
+template <class Policy, bool Segmented, class Keys, class Vals, class Comp>
+void launch_segmented_sort(cuda_context& ctx, Keys keys, Vals vals, index_t count, const std::uint32_t* head_flags,
+                           Comp comp, segsort_stats* stats) {
+  constexpr segmented_sort_tuning tuning = Policy::tuning;
+  static_assert(tuning.tiles_nest(), "segmented_sort_tuning: the blocksort tile must be a whole number of merge tiles");
+  constexpr index_t sort_tile = tuning.blocksort.tile_items();
+  constexpr int merge_tile = tuning.merge.tile_items();
+
+  const index_t sort_tiles = detail::ceil_div(count, sort_tile);
+  const index_t num_tiles = detail::ceil_div<index_t>(count, merge_tile);
+  int passes = 0;
+  while ((index_t{1} << passes) < sort_tiles) ++passes;
+  if (stats) *stats = {num_tiles, {}};
+  if (count < 2) return;
+
+  auto key_scratch = ctx.allocate<kernel::value_of<Keys>>(passes > 0 ? count : 0);
+  value_scratch<Vals> val_scratch(ctx, passes > 0 ? count : 0);
+  auto run_heads = ctx.allocate<kernel::segment_heads>(Segmented ? 2 * sort_tiles : 0);
+  kernel::segment_heads* heads_of_pass[2] = {run_heads.data(), run_heads.data() + sort_tiles};
+  auto copy_status = ctx.allocate<unsigned char>(passes > 0 ? num_tiles : 0);
+  auto queues = ctx.allocate<kernel::pass_queues>(passes);
+  auto merge_list = ctx.allocate<kernel::merge_job>(passes > 0 ? num_tiles : 0);
+  auto copy_list = ctx.allocate<index_t>(passes > 0 ? num_tiles : 0);
+  if (passes > 0) {  // (the blocksort sets every tile's copy status)
+    MERGEPATH_CUDA_CHECK(
+        cudaMemsetAsync(queues.data(), 0, sizeof(kernel::pass_queues) * static_cast<std::size_t>(passes), ctx.stream()));
+  }
+
+  auto blocksort_into = [&](auto keys_out, auto vals_out, auto twin_keys, auto twin_vals) {
+    using Output = kernel::blocksort_output<decltype(keys_out), decltype(vals_out), decltype(twin_keys),
+                                            decltype(twin_vals)>;
+    constexpr std::size_t shared_bytes = kernel::blocksort_layout<Policy, Keys, Vals>::bytes;
+    constexpr int threads = tuning.blocksort.block_threads;
+    constexpr auto sort_kernel = kernel::segmented_blocksort_kernel<Policy, Segmented, Keys, Vals, Output, Comp>;
+    const Output out{keys_out, vals_out, twin_keys, twin_vals, copy_status.data(), passes > 0};
+    (void)resident_blocks_per_sm<sort_kernel>(ctx, threads, shared_bytes);
+    detail::launch("segmented_blocksort_kernel", sort_kernel, static_cast<unsigned>(sort_tiles), threads, shared_bytes,
+                   ctx.stream(), keys, vals, count, head_flags, out, heads_of_pass[0], comp);
+  };
+  auto merge_pass = [&](int p, auto keys_in, auto vals_in, auto keys_out, auto vals_out) {
+    using KeysIn = decltype(keys_in);
+    using ValsIn = decltype(vals_in);
+    const kernel::segsort_pass pass{count, sort_tile << p, num_tiles, merge_tile, p};
+    constexpr int partition_threads = 128;
+    const auto partition_blocks = static_cast<unsigned>(detail::ceil_div<index_t>(num_tiles, partition_threads - 1));
+    kernel::pass_queues* pass_queues = queues.data() + p;
+    if constexpr (Segmented)
+      detail::launch("segsort_partition_kernel", kernel::segsort_partition_kernel<true, partition_threads, KeysIn, Comp>,
+                     partition_blocks, partition_threads, 0, ctx.stream(), keys_in, pass, heads_of_pass[p % 2],
+                     heads_of_pass[(p + 1) % 2], copy_status.data(), pass_queues, merge_list.data(), copy_list.data(),
+                     comp);
+    else
+      detail::launch("segsort_partition_kernel", kernel::segsort_partition_kernel<false, partition_threads, KeysIn, Comp>,
+                     partition_blocks, partition_threads, 0, ctx.stream(), keys_in, pass, nullptr, nullptr,
+                     copy_status.data(), pass_queues, merge_list.data(), copy_list.data(), comp);
+
+    constexpr auto pass_kernel =
+        kernel::segsort_pass_kernel<Policy, KeysIn, ValsIn, decltype(keys_out), decltype(vals_out), Comp>;
+    constexpr std::size_t shared_bytes = kernel::merge_layout_of<kernel::merge_pass_policy<Policy>, KeysIn, ValsIn>::bytes;
+    const int per_sm = resident_blocks_per_sm<pass_kernel>(ctx, tuning.merge.block_threads, shared_bytes);
+    const index_t grid = static_cast<index_t>(detail::min_of(per_sm, tuning.queue_blocks_per_sm)) *
+                         ctx.props().multiProcessorCount;
+    detail::launch("segsort_pass_kernel", pass_kernel, static_cast<unsigned>(detail::min_of(grid, num_tiles)),
+                   tuning.merge.block_threads, shared_bytes, ctx.stream(), keys_in, vals_in, pass, pass_queues,
+                   merge_list.data(), copy_list.data(), keys_out, vals_out, comp);
+  };
+
+  // Passes alternate direction, so an odd count starts from the scratch arrays.
+  bool in_scratch = passes % 2 == 1;
+  if (in_scratch)
+    blocksort_into(key_scratch.data(), val_scratch.data(), keys, vals);
+  else
+    blocksort_into(keys, vals, key_scratch.data(), val_scratch.data());
+  for (int p = 0; p < passes; ++p, in_scratch = !in_scratch) {
+    if (in_scratch)
+      merge_pass(p, key_scratch.data(), val_scratch.data(), keys, vals);
+    else
+      merge_pass(p, keys, vals, key_scratch.data(), val_scratch.data());
+  }
+
+  if (stats && passes > 0) {
+    std::vector<kernel::pass_queues> counts(static_cast<std::size_t>(passes));
+    MERGEPATH_CUDA_CHECK(cudaMemcpyAsync(counts.data(), queues.data(), sizeof(kernel::pass_queues) * counts.size(),
+                                         cudaMemcpyDeviceToHost, ctx.stream()));
+    ctx.synchronize();
+    for (const auto& q : counts)
+      stats->passes.push_back({static_cast<std::int64_t>(q.merge_total), static_cast<std::int64_t>(q.copy_total)});
+  }
+}
+
+}  // namespace device
+
+// The cuda_context entry points; segmented_sort.hpp documents them. The _tuned forms take a
+// policy (a type with `static constexpr segmented_sort_tuning tuning`).
+
+template <class Policy, class KeysIt, class HeadsIt, class Comp = less<>>
+void segmented_sort_tuned(cuda_context& ctx, KeysIt keys, index_t count, HeadsIt heads, index_t num_heads,
+                          Comp comp = {}, segsort_stats* stats = nullptr) {
+  detail::require_range("segmented_sort", "keys", keys, count);
+  detail::require_range("segmented_sort", "heads", heads, num_heads);
+  device::check_heads(ctx, "segmented_sort", heads, num_heads, count);
+  auto flags = device::head_flags_from_indices(ctx, heads, num_heads, count);
+  device::launch_segmented_sort<Policy, true>(ctx, keys, kernel::no_values{}, count, flags.data(), comp, stats);
+}
+
+template <class KeysIt, class HeadsIt, class Comp = less<>>
+void segmented_sort(cuda_context& ctx, KeysIt keys, index_t count, HeadsIt heads, index_t num_heads, Comp comp = {},
+                    segsort_stats* stats = nullptr) {
+  segmented_sort_tuned<default_segmented_sort_policy<kernel::value_of<KeysIt>>>(ctx, keys, count, heads, num_heads,
+                                                                               comp, stats);
+}
+
+template <class Policy, class KeysIt, class ValsIt, class HeadsIt, class Comp = less<>>
+void segmented_sort_pairs_tuned(cuda_context& ctx, KeysIt keys, ValsIt vals, index_t count, HeadsIt heads,
+                                index_t num_heads, Comp comp = {}, segsort_stats* stats = nullptr) {
+  detail::require_range("segmented_sort_pairs", "keys", keys, count);
+  detail::require_range("segmented_sort_pairs", "vals", vals, count);
+  detail::require_range("segmented_sort_pairs", "heads", heads, num_heads);
+  device::check_heads(ctx, "segmented_sort_pairs", heads, num_heads, count);
+  auto flags = device::head_flags_from_indices(ctx, heads, num_heads, count);
+  device::launch_segmented_sort<Policy, true>(ctx, keys, vals, count, flags.data(), comp, stats);
+}
+
+template <class KeysIt, class ValsIt, class HeadsIt, class Comp = less<>>
+void segmented_sort_pairs(cuda_context& ctx, KeysIt keys, ValsIt vals, index_t count, HeadsIt heads,
+                          index_t num_heads, Comp comp = {}, segsort_stats* stats = nullptr) {
+  segmented_sort_pairs_tuned<default_segmented_sort_policy<kernel::value_of<KeysIt>, kernel::value_of<ValsIt>>>(
+      ctx, keys, vals, count, heads, num_heads, comp, stats);
+}
+
+template <class Policy, class KeysIt, class Comp = less<>>
+void segmented_sort_flags_tuned(cuda_context& ctx, KeysIt keys, index_t count, const std::uint32_t* head_flags,
+                                Comp comp = {}, segsort_stats* stats = nullptr) {
+  detail::require_range("segmented_sort_flags", "keys", keys, count);
+  detail::require_range("segmented_sort_flags", "head_flags", head_flags, head_flag_words(count));
+  device::launch_segmented_sort<Policy, true>(ctx, keys, kernel::no_values{}, count, head_flags, comp, stats);
+}
+
+template <class KeysIt, class Comp = less<>>
+void segmented_sort_flags(cuda_context& ctx, KeysIt keys, index_t count, const std::uint32_t* head_flags,
+                          Comp comp = {}, segsort_stats* stats = nullptr) {
+  segmented_sort_flags_tuned<default_segmented_sort_policy<kernel::value_of<KeysIt>>>(ctx, keys, count, head_flags,
+                                                                                      comp, stats);
+}
+
+template <class Policy, class KeysIt, class ValsIt, class Comp = less<>>
+void segmented_sort_pairs_flags_tuned(cuda_context& ctx, KeysIt keys, ValsIt vals, index_t count,
+                                      const std::uint32_t* head_flags, Comp comp = {}, segsort_stats* stats = nullptr) {
+  detail::require_range("segmented_sort_pairs_flags", "keys", keys, count);
+  detail::require_range("segmented_sort_pairs_flags", "vals", vals, count);
+  detail::require_range("segmented_sort_pairs_flags", "head_flags", head_flags, head_flag_words(count));
+  device::launch_segmented_sort<Policy, true>(ctx, keys, vals, count, head_flags, comp, stats);
+}
+
+template <class KeysIt, class ValsIt, class Comp = less<>>
+void segmented_sort_pairs_flags(cuda_context& ctx, KeysIt keys, ValsIt vals, index_t count,
+                                const std::uint32_t* head_flags, Comp comp = {}, segsort_stats* stats = nullptr) {
+  segmented_sort_pairs_flags_tuned<default_segmented_sort_policy<kernel::value_of<KeysIt>, kernel::value_of<ValsIt>>>(
+      ctx, keys, vals, count, head_flags, comp, stats);
+}
+
+template <class Policy, class KeysIt, class Comp = less<>>
+void locality_sort_tuned(cuda_context& ctx, KeysIt keys, index_t count, Comp comp = {}, segsort_stats* stats = nullptr) {
+  detail::require_range("locality_sort", "keys", keys, count);
+  device::launch_segmented_sort<Policy, false>(ctx, keys, kernel::no_values{}, count, nullptr, comp, stats);
+}
+
+template <class KeysIt, class Comp = less<>>
+void locality_sort(cuda_context& ctx, KeysIt keys, index_t count, Comp comp = {}, segsort_stats* stats = nullptr) {
+  locality_sort_tuned<default_segmented_sort_policy<kernel::value_of<KeysIt>>>(ctx, keys, count, comp, stats);
+}
+
+template <class Policy, class KeysIt, class ValsIt, class Comp = less<>>
+void locality_sort_pairs_tuned(cuda_context& ctx, KeysIt keys, ValsIt vals, index_t count, Comp comp = {},
+                               segsort_stats* stats = nullptr) {
+  detail::require_range("locality_sort_pairs", "keys", keys, count);
+  detail::require_range("locality_sort_pairs", "vals", vals, count);
+  device::launch_segmented_sort<Policy, false>(ctx, keys, vals, count, nullptr, comp, stats);
+}
+
+template <class KeysIt, class ValsIt, class Comp = less<>>
+void locality_sort_pairs(cuda_context& ctx, KeysIt keys, ValsIt vals, index_t count, Comp comp = {},
+                         segsort_stats* stats = nullptr) {
+  locality_sort_pairs_tuned<default_segmented_sort_policy<kernel::value_of<KeysIt>, kernel::value_of<ValsIt>>>(
+      ctx, keys, vals, count, comp, stats);
+}
+
+}  // namespace mergepath
