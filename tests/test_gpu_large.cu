@@ -1,13 +1,15 @@
 // Heavy GPU tests (CTest label `large`; CI leaves them out): more than 2^31 outputs, 2^29 int32
 // against std::merge, many tiles per block of the default persistent grid, and every size up
 // to a few tiles; for sorted_search more than 2^31 elements and every size up to two tiles; for
-// mergesort more than 2^31 keys and every size up to two blocksort tiles.
+// mergesort more than 2^31 keys and every size up to two blocksort tiles; for segmented_sort more
+// than 2^31 keys in segments.
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <array>
 #include <mergepath/mergepath.hpp>
+#include <numeric>
 #include <random>
 #include <vector>
 
@@ -303,6 +305,105 @@ TEST_F(GpuMergesortLarge, EverySizeUpToTwoBlocksortTiles) {
             mergepath::mergesort_pairs(ctx, k, v, count);
           })));
   }
+}
+
+// ---------------------------------------------------------------------------------------------
+// segmented_sort
+
+class GpuSegmentedSortLarge : public gpu_test {};
+
+// More than 2^31 random bytes in 300 long segments (each over many blocksort tiles, one of them
+// across 2^31) with 1000 tiny ones (1 to 8 keys) between them: the blocksort, the head bitfield and
+// every merge pass reach offsets past 2^31. Checked per segment by counting: each segment ends
+// non-decreasing, with every byte value as often as the segment held it; nothing else is written.
+TEST_F(GpuSegmentedSortLarge, MoreThanTwoToThe31Keys) {
+  const index_t count = (index_t{1} << 31) + 12345;
+  std::size_t free_bytes = 0, total_bytes = 0;
+  MERGEPATH_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+  // keys, scratch, the head bitfield, slack
+  const std::size_t needed =
+      2 * static_cast<std::size_t>(count) + static_cast<std::size_t>(count) / 8 + (std::size_t{256} << 20);
+  if (free_bytes < needed) GTEST_SKIP() << "needs " << needed << " bytes of GPU memory, " << free_bytes << " free";
+  SCOPED_TRACE("MERGEPATH_TEST_SEED=" + std::to_string(base_seed()));
+  std::mt19937_64 rng(case_seed({510}));
+
+  // Segment lengths: the tiny ones, then the long ones share the rest by random weights (the
+  // rounding remainder goes to the first); laid out in random order, each starting at a head.
+  std::vector<index_t> lengths;
+  index_t tiny_total = 0;
+  for (int i = 0; i < 1000; ++i) {
+    lengths.push_back(1 + static_cast<index_t>(rng() % 8));
+    tiny_total += lengths.back();
+  }
+  std::vector<double> weights(300);
+  for (double& w : weights) w = std::uniform_real_distribution<double>(0.2, 1.0)(rng);
+  const double weight_sum = std::accumulate(weights.begin(), weights.end(), 0.0);
+  const index_t long_total = count - tiny_total;
+  index_t used = 0;
+  for (double w : weights) {
+    lengths.push_back(static_cast<index_t>(static_cast<double>(long_total) * w / weight_sum));
+    used += lengths.back();
+  }
+  lengths[1000] += long_total - used;
+  std::shuffle(lengths.begin(), lengths.end(), rng);
+  std::vector<index_t> heads;  // with the head at 0
+  for (index_t at = 0, s = 0; s < static_cast<index_t>(lengths.size()); at += lengths[static_cast<std::size_t>(s++)])
+    heads.push_back(at);
+  const index_t num_segments = static_cast<index_t>(heads.size());
+
+  // Eight random bytes per draw; then each segment's histogram.
+  std::vector<std::uint8_t> keys(static_cast<std::size_t>(count));
+  for (std::size_t i = 0; i < keys.size(); i += 8) {
+    std::uint64_t bits = rng();
+    for (std::size_t j = i; j < std::min(i + 8, keys.size()); ++j, bits >>= 8)
+      keys[j] = static_cast<std::uint8_t>(bits);
+  }
+  std::vector<std::array<index_t, 256>> input_histograms(lengths.size());
+  for (index_t s = 0; s < num_segments; ++s) {
+    std::array<index_t, 256>& histogram = input_histograms[static_cast<std::size_t>(s)];
+    histogram.fill(0);
+    const index_t end = s + 1 < num_segments ? heads[static_cast<std::size_t>(s + 1)] : count;
+    for (index_t i = heads[static_cast<std::size_t>(s)]; i < end; ++i) ++histogram[keys[static_cast<std::size_t>(i)]];
+  }
+
+  device_vector<std::uint8_t> data(keys.size() + 2 * guard_items);
+  data.fill_poison();
+  data.upload(keys, guard_items);
+  keys.clear();  // 2 GB of host memory back before the download
+  keys.shrink_to_fit();
+  device_vector<index_t> device_heads(heads);
+  mergepath::cuda_context ctx;
+  mergepath::segsort_stats stats;
+  mergepath::segmented_sort(ctx, data.data() + guard_items, count, device_heads.data(), num_segments,
+                            mergepath::less<>{}, &stats);
+  ctx.synchronize();
+
+  constexpr mergepath::segmented_sort_tuning tuning = mergepath::default_segmented_sort_policy<std::uint8_t>::tuning;
+  const index_t merge_tile = tuning.merge.tile_items(), sort_tile = tuning.blocksort.tile_items();
+  std::size_t passes = 0;
+  while ((index_t{1} << passes) < (count + sort_tile - 1) / sort_tile) ++passes;
+  EXPECT_EQ(stats.tiles, (count + merge_tile - 1) / merge_tile);
+  EXPECT_EQ(stats.passes.size(), passes);
+  EXPECT_GE(stats.total_merge_tiles(), 1) << stats;
+
+  std::vector<std::uint8_t> got = data.download();
+  index_t bad_segments = 0, first_bad = -1;
+  for (index_t s = 0; s < num_segments; ++s) {
+    std::array<index_t, 256> histogram{};
+    const index_t begin = heads[static_cast<std::size_t>(s)];
+    const index_t end = s + 1 < num_segments ? heads[static_cast<std::size_t>(s + 1)] : count;
+    bool sorted = true;
+    for (index_t i = begin; i < end; ++i) {
+      std::size_t at = guard_items + static_cast<std::size_t>(i);
+      ++histogram[got[at]];
+      if (i > begin && got[at] < got[at - 1]) sorted = false;
+    }
+    if ((!sorted || histogram != input_histograms[static_cast<std::size_t>(s)]) && bad_segments++ == 0) first_bad = s;
+  }
+  EXPECT_EQ(bad_segments, 0) << "first: segment " << first_bad << " of " << num_segments << ", ["
+                             << (first_bad >= 0 ? heads[static_cast<std::size_t>(first_bad)] : 0) << ", ...)";
+  EXPECT_TRUE(untouched(got, 0, guard_items)) << "guard before the keys";
+  EXPECT_TRUE(untouched(got, guard_items + static_cast<std::size_t>(count), got.size())) << "guard after the keys";
 }
 
 }  // namespace
