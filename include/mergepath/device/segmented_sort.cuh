@@ -107,7 +107,7 @@ void launch_segmented_sort(cuda_context& ctx, Keys keys, Vals vals, index_t coun
   auto merge_pass = [&](int p, auto keys_in, auto vals_in, auto keys_out, auto vals_out) {
     using KeysIn = decltype(keys_in);
     using ValsIn = decltype(vals_in);
-    const kernel::segsort_pass pass{count, sort_tile << p, num_tiles, merge_tile, p};
+    const kernel::segsort_pass pass{count, sort_tile << p, num_tiles, merge_tile};
     constexpr int partition_threads = 128;
     const auto partition_blocks = static_cast<unsigned>(detail::ceil_div<index_t>(num_tiles, partition_threads - 1));
     kernel::pass_queues* pass_queues = queues.data() + p;

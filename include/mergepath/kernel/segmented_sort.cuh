@@ -170,7 +170,6 @@ struct pass_queues {
 struct segsort_pass {
   index_t count, width, num_tiles;
   int tile_items;
-  int index;  // pass number, from 0
 };
 
 // Warp-aggregated push: returns this thread's slot in a queue whose counter is *total (for the
