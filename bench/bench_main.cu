@@ -48,6 +48,10 @@ const suite suites[] = {
      "segmented_sort / _pairs vs cub::DeviceSegmentedSort (mean segment 2 .. 1e6); locality_sort vs mergesort, "
      "radix sort; stats; targets",
      bench::run_segmented_sort_bench, bench::segmented_sort_summary, &options::segmented_sort_log2_sizes},
+    {"binary_search",
+     "binary_search, eytzinger_layout / _search, batch_search vs thrust::lower_bound; the seed's table; "
+     "crossover; CPU rows; targets",
+     bench::run_binary_search_bench, bench::binary_search_summary, &options::binary_search_log2_sizes},
 };
 
 bool wanted(const options& o, const suite& s) {
@@ -67,9 +71,10 @@ void print_help() {
       "over several buffer sets so small sizes do not time the L2. Every result is checked once.\n"
       "\n"
       "options:\n"
-      "  --sizes LIST      log2 of n (elements per input; mergesort, segmented_sort: keys), comma\n"
+      "  --sizes LIST      log2 of n (elements per input; mergesort, segmented_sort: keys;\n"
+      "                    binary_search: needles and keys, its seed table 2^(n-1)-1 keys), comma\n"
       "                    separated (default 20,22,24,26,28; mergesort 16,18,20,22,24,26,28;\n"
-      "                    segmented_sort 26)\n"
+      "                    segmented_sort 26; binary_search 26)\n"
       "  --min-log2 K      drop sizes below 2^K\n"
       "  --max-log2 K      drop sizes above 2^K (e.g. 26 on a small GPU)\n"
       "  --types LIST      key types: int32,int64 (default both)\n"
@@ -181,6 +186,7 @@ bool parse(int argc, char** argv, options& o) {
   if (sizes_given || o.quick) {
     o.mergesort_log2_sizes = o.log2_sizes;
     o.segmented_sort_log2_sizes = o.log2_sizes;
+    o.binary_search_log2_sizes = o.log2_sizes;
   }
   auto keep = [&](std::vector<int>& sizes) {
     std::vector<int> kept;
@@ -191,6 +197,7 @@ bool parse(int argc, char** argv, options& o) {
   keep(o.log2_sizes);
   keep(o.mergesort_log2_sizes);
   keep(o.segmented_sort_log2_sizes);
+  keep(o.binary_search_log2_sizes);
   for (const suite& s : suites)
     if (wanted(o, s) && (o.*s.sizes).empty())
       throw usage_error(std::string("no sizes left to run for ") + s.name + " (check --sizes, --min-log2, --max-log2)");
@@ -280,7 +287,8 @@ void print_header(const options& o, const bench::device_info& d, const std::stri
       "columns: ms(med) = median time; Gkeys/s = output keys/s; GB/s = bytes read + written per second;\n"
       "         %%copy = copy of the same bytes' time / this time (mergesort: one copy of the keys and\n"
       "         values); vs CUB = CUB time / this time (mergesort: cub::DeviceMergeSort's; segmented\n"
-      "         sort: cub::DeviceSegmentedSort's); vs Thrust = Thrust time / this time (sorted search)\n");
+      "         sort: cub::DeviceSegmentedSort's); vs Thrust = Thrust time / this time (sorted search,\n"
+      "         binary search)\n");
   std::fflush(stdout);
 }
 

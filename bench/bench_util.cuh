@@ -43,6 +43,9 @@ struct options {
   std::vector<int> mergesort_log2_sizes{16, 18, 20, 22, 24, 26, 28};
   // The segmented sort suite's: 2^26 keys (the size of the issue's targets), or --sizes (--quick).
   std::vector<int> segmented_sort_log2_sizes{26};
+  // The binary search suite's: 2^26 random needles into 2^26 keys, the seed's table at 2^25 - 1
+  // keys (the issue's targets), or --sizes (--quick).
+  std::vector<int> binary_search_log2_sizes{26};
   std::vector<std::string> key_types{"int32", "int64"};
   int reps = 20;
   bool reps_given = false;  // without --reps the largest sizes use fewer
@@ -127,10 +130,13 @@ const char* key_type_name() {
   return std::is_same_v<K, std::int32_t> ? "int32" : "int64";
 }
 
+// "2^26" for a power of two, "2^25-1" for one less (the binary search suite's perfect trees), else
+// the number.
 inline std::string log2_label(index_t n) {
   int l = 0;
   while ((index_t{1} << l) < n) ++l;
   if ((index_t{1} << l) == n) return "2^" + std::to_string(l);
+  if (l >= 4 && (index_t{1} << l) == n + 1) return "2^" + std::to_string(l) + "-1";
   return std::to_string(n);
 }
 
@@ -506,10 +512,12 @@ void run_merge_bench(bench_context& b);           // bench_merge.cu
 void run_sorted_search_bench(bench_context& b);   // bench_sorted_search.cu
 void run_mergesort_bench(bench_context& b);       // bench_mergesort.cu
 void run_segmented_sort_bench(bench_context& b);  // bench_segmented_sort.cu
+void run_binary_search_bench(bench_context& b);   // bench_binary_search.cu
 
 // A suite's headline from its rows ("" when they are missing); *size_out = the n it speaks of.
 std::string sorted_search_summary(const bench_context& b, index_t* size_out);   // bench_sorted_search.cu
 std::string mergesort_summary(const bench_context& b, index_t* size_out);       // bench_mergesort.cu
 std::string segmented_sort_summary(const bench_context& b, index_t* size_out);  // bench_segmented_sort.cu
+std::string binary_search_summary(const bench_context& b, index_t* size_out);   // bench_binary_search.cu
 
 }  // namespace bench

@@ -207,5 +207,6 @@ void demo_sorted_search(backend& be);   // demo_sorted_search.cpp
 void demo_mergesort(backend& be);       // demo_mergesort.cpp
 void demo_segmented_sort(backend& be);  // demo_segmented_sort.cpp
 void demo_segsort_stats(backend& be);   // demo_segmented_sort.cpp
+void demo_binary_search(backend& be);   // demo_binary_search.cpp
 
 }  // namespace demo

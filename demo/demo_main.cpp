@@ -23,6 +23,8 @@ const demo::demonstration demonstrations[] = {
      demo::demo_segmented_sort},
     {"segsort_stats", "a 10M-key segmented sort (mean segment 300) against std::stable_sort; its stats table",
      demo::demo_segsort_stats},
+    {"binary_search", "the seed's binary searches; Eytzinger layouts; eytzinger_search, batch_search, eytzinger_index",
+     demo::demo_binary_search},
 };
 
 void print_help() {

@@ -2,7 +2,8 @@
 // against std::merge, many tiles per block of the default persistent grid, and every size up
 // to a few tiles; for sorted_search more than 2^31 elements and every size up to two tiles; for
 // mergesort more than 2^31 keys and every size up to two blocksort tiles; for segmented_sort more
-// than 2^31 keys in segments.
+// than 2^31 keys in segments; for binary_search, batch_search and the Eytzinger tree a haystack of
+// more than 2^31 keys.
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
@@ -236,6 +237,117 @@ TEST_F(GpuSortedSearchLarge, EverySizeUpToTwoTiles) {
     ASSERT_NO_FATAL_FAILURE(check_search_with_match_bits<bounds::lower>(ctx, in));
     ASSERT_NO_FATAL_FAILURE(check_search_with_match_bits<bounds::upper>(ctx, in));
   }
+}
+
+// ---------------------------------------------------------------------------------------------
+// binary_search, batch_search, the Eytzinger layout, search and index
+
+class GpuBinarySearchLarge : public gpu_test {};
+
+// out[i] = the view's lower (or upper) bound of needles[i], in a kernel of the user's.
+template <bounds Bounds, class View, class Needle, class Out>
+__global__ void view_search_kernel(View view, const Needle* needles, index_t n, Out* out) {
+  for (index_t i = blockIdx.x * static_cast<index_t>(blockDim.x) + threadIdx.x; i < n;
+       i += static_cast<index_t>(gridDim.x) * blockDim.x)
+    out[i] = static_cast<Out>(Bounds == bounds::lower ? view.lower_bound(needles[i]) : view.upper_bound(needles[i]));
+}
+
+// A haystack of 2^31 + 12345 int8 keys in runs of each value (about a fifth absent; 2.1 GB), and
+// 1M needles of every value in random order; int64 outputs. Checked by counting: the lower bound
+// of v is how many keys are below v, the upper bound how many are at most v. Every path, batch
+// search's sorting path with 64-bit positions; the tree's first and last 2^20 nodes checked too
+// (its last level holds 12346 nodes).
+TEST_F(GpuBinarySearchLarge, MoreThanTwoToThe31Int8Haystack) {
+  const index_t count = (index_t{1} << 31) + 12345, needle_count = index_t{1} << 20;
+  std::size_t free_bytes = 0, total_bytes = 0;
+  MERGEPATH_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+  const std::size_t needed = 2 * static_cast<std::size_t>(count) + (std::size_t{512} << 20);  // keys, a tree, slack
+  if (free_bytes < needed) GTEST_SKIP() << "needs " << needed << " bytes of GPU memory, " << free_bytes << " free";
+  SCOPED_TRACE("MERGEPATH_TEST_SEED=" + std::to_string(base_seed()));
+  std::mt19937_64 rng(case_seed({700}));
+
+  // runs[r]: how many keys of value r - 128; below[r]: how many keys below it.
+  const std::array<index_t, 256> runs = random_run_lengths(count, rng);
+  std::array<index_t, 257> below{};
+  for (int r = 0; r < 256; ++r) below[r + 1] = below[r] + runs[r];
+  device_vector<std::int8_t> haystack(static_cast<std::size_t>(count));
+  for (int r = 0; r < 256; ++r) {
+    if (runs[r] > 0)
+      MERGEPATH_CUDA_CHECK(cudaMemset(haystack.data() + below[r], (r + 128) & 0xFF, static_cast<std::size_t>(runs[r])));
+  }
+  MERGEPATH_CUDA_CHECK(cudaDeviceSynchronize());
+
+  std::vector<std::int8_t> needles(static_cast<std::size_t>(needle_count));
+  for (auto& x : needles) x = static_cast<std::int8_t>(std::uniform_int_distribution<int>(-128, 127)(rng));
+  std::vector<index_t> lower, upper;
+  for (std::int8_t x : needles) {
+    lower.push_back(below[x + 128]);
+    upper.push_back(below[x + 129]);
+  }
+  device_vector<std::int8_t> d_needles(needles);
+  device_vector<index_t> out(static_cast<std::size_t>(needle_count) + 2 * guard_items);
+  mergepath::cuda_context ctx;
+  auto check = [&](const char* path, const std::vector<index_t>& expected, auto run) {
+    SCOPED_TRACE(path);
+    out.fill_poison();
+    run(out.data() + guard_items);
+    ctx.synchronize();
+    EXPECT_TRUE(guarded_equal(expected, out.download()));
+  };
+  const std::int8_t* n_ptr = d_needles.data();
+  const std::int8_t* h_ptr = haystack.data();
+
+  check("binary_search", lower,
+        [&](index_t* o) { mergepath::binary_search(ctx, n_ptr, needle_count, h_ptr, count, o); });
+  check("binary_search upper", upper,
+        [&](index_t* o) { mergepath::binary_search<bounds::upper>(ctx, n_ptr, needle_count, h_ptr, count, o); });
+  for (mergepath::search_strategy s :
+       {mergepath::search_strategy::per_needle, mergepath::search_strategy::sort_then_search,
+        mergepath::search_strategy::automatic}) {
+    SCOPED_TRACE(::testing::Message() << "strategy " << static_cast<int>(s));
+    check("batch_search", lower, [&](index_t* o) {
+      mergepath::batch_search(ctx, n_ptr, needle_count, h_ptr, count, o, mergepath::less<>{}, s);
+    });
+    check("batch_search upper", upper, [&](index_t* o) {
+      mergepath::batch_search<bounds::upper>(ctx, n_ptr, needle_count, h_ptr, count, o, mergepath::less<>{}, s);
+    });
+  }
+
+  {
+    device_vector<std::int8_t> tree(static_cast<std::size_t>(count));
+    mergepath::eytzinger_layout(ctx, h_ptr, count, tree.data());
+    ctx.synchronize();
+    // Node k holds the key at sorted position sorted_index(k): the value whose run covers it.
+    const mergepath::eytzinger_shape shape(count);
+    auto value_at = [&](index_t position) {
+      return static_cast<std::int8_t>(std::upper_bound(below.begin(), below.end(), position) - below.begin() - 1 - 128);
+    };
+    const index_t piece = index_t{1} << 20;
+    std::vector<std::int8_t> nodes(static_cast<std::size_t>(piece));
+    for (index_t first : {index_t{1}, count - piece + 1}) {
+      MERGEPATH_CUDA_CHECK(
+          cudaMemcpy(nodes.data(), tree.data() + (first - 1), static_cast<std::size_t>(piece), cudaMemcpyDeviceToHost));
+      index_t mismatches = 0, first_mismatch = -1;
+      for (index_t j = 0; j < piece; ++j)
+        if (nodes[static_cast<std::size_t>(j)] != value_at(shape.sorted_index(first + j)) && mismatches++ == 0)
+          first_mismatch = first + j;
+      EXPECT_EQ(mismatches, 0) << "tree nodes from " << first << ", first wrong: node " << first_mismatch;
+    }
+    check("eytzinger_search", lower,
+          [&](index_t* o) { mergepath::eytzinger_search(ctx, n_ptr, needle_count, tree.data(), count, o); });
+    check("eytzinger_search upper", upper, [&](index_t* o) {
+      mergepath::eytzinger_search<bounds::upper>(ctx, n_ptr, needle_count, tree.data(), count, o);
+    });
+  }
+
+  const mergepath::eytzinger_index<std::int8_t> index(ctx, h_ptr, count);
+  EXPECT_EQ(index.size(), count);
+  check("eytzinger_index::search upper", upper,
+        [&](index_t* o) { index.search<bounds::upper>(ctx, n_ptr, needle_count, o); });
+  check("view.lower_bound in a kernel", lower, [&](index_t* o) {
+    view_search_kernel<bounds::lower><<<1024, 256, 0, ctx.stream()>>>(index.view(), n_ptr, needle_count, o);
+    MERGEPATH_CUDA_CHECK(cudaGetLastError());
+  });
 }
 
 // ---------------------------------------------------------------------------------------------

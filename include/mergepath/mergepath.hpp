@@ -7,6 +7,7 @@
 #include "merge.hpp"
 #include "mergesort.hpp"
 #include "segmented_sort.hpp"
+#include "binary_search.hpp"
 #include "sorted_search.hpp"
 #if MERGEPATH_HAS_CUDA
 #include "textbook.hpp"

@@ -1,0 +1,101 @@
+// One needle's search in a sorted array, and the Eytzinger (BFS) layout's index arithmetic
+// (seed 004). Pure __host__ __device__, shared by both backends and usable in user kernels.
+#pragma once
+
+#include <cstdint>
+
+#include "../detail/config.hpp"
+#include "../functional.hpp"
+
+namespace mergepath {
+namespace detail {
+
+// Position of the highest set bit (x > 0), and the count of trailing zero bits (x > 0).
+MERGEPATH_HD inline int highest_bit(std::uint64_t x) {
+#if defined(__CUDA_ARCH__)
+  return 63 - __clzll(static_cast<long long>(x));
+#else
+  return 63 - __builtin_clzll(x);
+#endif
+}
+MERGEPATH_HD inline int trailing_zeros(std::uint64_t x) {
+#if defined(__CUDA_ARCH__)
+  return __ffsll(static_cast<long long>(x)) - 1;
+#else
+  return __builtin_ctzll(x);
+#endif
+}
+
+// Does the search for x go past element e? For lower bounds while e < x, for upper while e <= x.
+template <bounds Bounds, class T, class U, class Comp>
+MERGEPATH_HD bool goes_past(const T& element, const U& x, Comp comp) {
+  return Bounds == bounds::lower ? comp(element, x) : !comp(x, element);
+}
+
+}  // namespace detail
+
+// The lower (or upper) bound of x in sorted[0, count), as std::lower_bound / std::upper_bound.
+// Branch-free halving: ceil(log2(count + 1)) loads whatever the data, each one's index known from
+// the last comparison alone. Reads only sorted[0, count), sorted or not.
+template <bounds Bounds = bounds::lower, class It, class T, class Comp>
+MERGEPATH_HD index_t binary_search_bound(It sorted, index_t count, const T& x, Comp comp) {
+  index_t base = 0;
+  while (count > 0) {
+    index_t half = count / 2;
+    bool past = detail::goes_past<Bounds>(sorted[base + half], x, comp);
+    base = past ? base + half + 1 : base;
+    count = past ? count - half - 1 : half;
+  }
+  return base;
+}
+
+// The Eytzinger layout of n sorted keys is the complete binary tree with n nodes in heap order
+// (node k, from 1, has children 2k and 2k + 1) whose in-order walk is the sorted order. Its
+// levels 0 .. h - 2 are full and its last level h - 1 holds the m = n - (2^(h-1) - 1) leftmost
+// of its 2^(h-1) slots. Place the tree in the perfect tree of height h: in-order, the perfect
+// tree's last-level slots sit at the even positions 0, 2, 4, ..., and the missing ones are those
+// at 2m and after. That gives both directions in closed form, for any n (seed 004's formula is
+// the case m = 2^(h-1)).
+struct eytzinger_shape {
+  index_t count;
+  int height;            // levels, h = floor(log2 n) + 1
+  index_t last_level;    // m: nodes on the last level
+
+  MERGEPATH_HD explicit eytzinger_shape(index_t n) : count(n), height(0), last_level(0) {
+    if (n > 0) {
+      height = detail::highest_bit(static_cast<std::uint64_t>(n)) + 1;
+      last_level = n - ((index_t{1} << (height - 1)) - 1);
+    }
+  }
+
+  // The sorted index of node k (1 <= k <= count).
+  MERGEPATH_HD index_t sorted_index(index_t k) const {
+    int depth = detail::highest_bit(static_cast<std::uint64_t>(k));
+    index_t in_level = k - (index_t{1} << depth);
+    index_t perfect = ((2 * in_level + 1) << (height - 1 - depth)) - 1;  // in-order, perfect tree
+    index_t missing_before = detail::max_of<index_t>(0, (perfect + 1) / 2 - last_level);
+    return perfect - missing_before;
+  }
+
+  // The node (from 1) that holds sorted index i (0 <= i < count).
+  MERGEPATH_HD index_t node_of(index_t i) const {
+    index_t perfect = i < 2 * last_level ? i : 2 * i - 2 * last_level + 1;
+    int below = detail::trailing_zeros(static_cast<std::uint64_t>(perfect + 1));  // levels under it
+    index_t in_level = (perfect + 1) >> (below + 1);
+    return (index_t{1} << (height - 1 - below)) + in_level;
+  }
+};
+
+// The lower (or upper) bound of x among the keys of an Eytzinger tree tree[0, count), as an index
+// into the sorted order: the same answer binary_search_bound gives on the sorted array. The
+// descent is branch-free; the node it last went left at is the bound.
+template <bounds Bounds = bounds::lower, class It, class T, class Comp>
+MERGEPATH_HD index_t eytzinger_search_bound(It tree, index_t count, const T& x, Comp comp) {
+  index_t k = 1;
+  while (k <= count) k = 2 * k + (detail::goes_past<Bounds>(tree[k - 1], x, comp) ? 1 : 0);
+  // k's path below the answer is one left turn then only right turns: drop them.
+  k >>= detail::trailing_zeros(static_cast<std::uint64_t>(~k)) + 1;
+  return k == 0 ? count : eytzinger_shape(count).sorted_index(k);
+}
+
+}  // namespace mergepath
