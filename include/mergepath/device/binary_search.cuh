@@ -77,7 +77,7 @@ void sort_then_search(cuda_context& ctx, NeedleIt needles, index_t needle_count,
   auto bound = ctx.allocate<Index>(needle_count);
   sorted_search<Bounds>(ctx, sorted_keys, needle_count, haystack, haystack_count, bound.data(), comp);
   detail::launch("scatter_kernel", kernel::scatter_kernel<Index, OutIt>, grid, threads, 0, ctx.stream(), bound.data(),
-                 sorted_positions, needle_count, out);
+                 sorted_positions, needle_count, haystack_count, out);
 }
 
 }  // namespace device

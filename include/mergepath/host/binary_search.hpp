@@ -104,8 +104,9 @@ void batch_search(host_context& ctx, NeedleIt needles, index_t needle_count, Hay
   std::vector<index_t> bound(static_cast<std::size_t>(needle_count));
   sorted_search<Bounds>(ctx, sorted.data(), needle_count, haystack, haystack_count, bound.data(), comp);
   host::for_each_index(ctx, needle_count, [&](index_t i) {
-    out[position[static_cast<std::size_t>(i)]] =
-        static_cast<typename std::iterator_traits<OutIt>::value_type>(bound[static_cast<std::size_t>(i)]);
+    // Clamped: an unsorted haystack gives unspecified bounds, but never ones outside it.
+    out[position[static_cast<std::size_t>(i)]] = static_cast<typename std::iterator_traits<OutIt>::value_type>(
+        std::min(std::max(bound[static_cast<std::size_t>(i)], index_t{0}), haystack_count));
   });
 }
 

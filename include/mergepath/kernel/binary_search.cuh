@@ -68,12 +68,15 @@ __global__ void copy_kernel(InIt in, index_t n, OutIt out) {
     out[i] = in[i];
 }
 
-// out[position[i]] = bound[i].
+// out[position[i]] = bound[i], clamped to [0, haystack_count]: a haystack that is not sorted
+// gives unspecified bounds, but never ones outside the haystack.
 template <class Index, class OutIt>
-__global__ void scatter_kernel(const Index* bound, const Index* position, index_t n, OutIt out) {
+__global__ void scatter_kernel(const Index* bound, const Index* position, index_t n, index_t haystack_count,
+                               OutIt out) {
   for (index_t i = blockIdx.x * static_cast<index_t>(blockDim.x) + threadIdx.x; i < n;
        i += static_cast<index_t>(gridDim.x) * blockDim.x)
-    out[position[i]] = static_cast<out_value<OutIt>>(bound[i]);
+    out[position[i]] = static_cast<out_value<OutIt>>(
+        detail::min_of<index_t>(detail::max_of<index_t>(static_cast<index_t>(bound[i]), 0), haystack_count));
 }
 
 }  // namespace kernel

@@ -25,16 +25,24 @@ struct binary_search_tuning {
 
 constexpr binary_search_tuning binary_search_tuning_for(int /*arch*/, std::size_t /*key_bytes*/) { return {}; }
 
-// The automatic strategy. A per-needle search costs log2(haystack) dependent random loads per
-// needle; the sorting path costs a sort of the needles plus one pass over both inputs, so it wins
-// once needles are many and not too few against the haystack. Crossovers measured on an H200
-// and on 2 CPU cores (bench/NOTES.md, "Searching unsorted needles").
+// The automatic strategy. A per-needle search costs log2(haystack) dependent loads per needle,
+// cheap while the haystack's upper levels sit in cache; the sorting path costs a sort of the
+// needles plus one walk of the whole haystack. Measured (bench/results/binary-search-h200-*):
+//  - H200: into 2^26 keys the sorting path wins from 2^22 random needles on (1.41x), loses
+//    below (1.42x slower at 2^20); into 2^20 keys (4 MiB, in L2) one by one always wins. So: a
+//    haystack past the L2 (2^23 keys and up) and needles at least 1/16 of it.
+//  - CPU, 16 threads: into 2^22 keys the sorting path won at every count from 2^12 needles
+//    (1.15x-3.6x): the walk of the haystack streams, the searches miss cache. So: when the
+//    searches' loads (needles x log2 haystack) are at least 1/256 of the haystack.
 constexpr search_strategy search_strategy_for(bool gpu, index_t needle_count, index_t haystack_count) {
-  if (gpu) return needle_count >= (index_t{1} << 20) && needle_count * 8 >= haystack_count
-                      ? search_strategy::sort_then_search
-                      : search_strategy::per_needle;
-  return needle_count >= (index_t{1} << 18) && needle_count * 4 >= haystack_count ? search_strategy::sort_then_search
-                                                                                  : search_strategy::per_needle;
+  if (gpu)
+    return haystack_count >= (index_t{1} << 23) && needle_count * 16 >= haystack_count
+               ? search_strategy::sort_then_search
+               : search_strategy::per_needle;
+  index_t levels = 1;
+  while ((index_t{1} << levels) < haystack_count) ++levels;
+  return needle_count >= 1024 && needle_count * levels * 256 >= haystack_count ? search_strategy::sort_then_search
+                                                                                : search_strategy::per_needle;
 }
 
 }  // namespace mergepath
