@@ -9,11 +9,14 @@ namespace bench {
 namespace {
 
 template <int BlockThreads, int ItemsPerThread, int Stages, bool Streamed = false, int ResidentThreads = 1024,
-          int Probes = 3, int ChunkedMaxTiles = 0>
+          int Probes = 3, int ChunkedMaxTiles = 0, int SampleBytes = mergepath::default_partition_sample_bytes>
 struct policy {
-  static constexpr mergepath::merge_tuning tuning{BlockThreads,    ItemsPerThread, Stages,         Streamed,
-                                                  ResidentThreads, Probes,         ChunkedMaxTiles};
+  static constexpr mergepath::merge_tuning tuning{BlockThreads,    ItemsPerThread, Stages,          Streamed,
+                                                  ResidentThreads, Probes,         ChunkedMaxTiles, SampleBytes};
 };
+// The default shape with the partition pass's samples at another size (0: plain binary search).
+template <int BlockThreads, int ItemsPerThread, int ResidentThreads, int SampleBytes, int Probes = 1>
+using sampled = policy<BlockThreads, ItemsPerThread, 1, false, ResidentThreads, Probes, 2, SampleBytes>;
 // The chunked schedule (no partition pass) at a shape, at every size.
 template <int BlockThreads, int ItemsPerThread, int ResidentThreads>
 using chunked = policy<BlockThreads, ItemsPerThread, 1, false, ResidentThreads, 1, 1 << 30>;
@@ -25,12 +28,15 @@ using keys4_policies =
     std::tuple<policy<256, 27, 1, false, 1536>, policy<256, 19, 1, false, 1536>, policy<256, 23, 1, false, 1024>,
                policy<256, 19, 1, false, 2048>, policy<256, 23, 1, false, 1536, 3>, policy<256, 23, 2, false, 1536>,
                policy<128, 15, 1, true>, policy<256, 23, 1, false, 1536, 1>, chunked<256, 23, 1536>,
-               chunked<128, 23, 1536>>;
+               chunked<128, 23, 1536>, sampled<256, 23, 1536, 0>, sampled<384, 27, 1536, 0>,
+               sampled<384, 27, 1536, 16384>, sampled<384, 27, 1536, 49152>, sampled<384, 27, 1536, 32768, 3>,
+               sampled<384, 23, 1536, 32768>, sampled<512, 27, 1536, 32768>, sampled<768, 23, 1536, 32768>>;
 using keys8_policies = std::tuple<policy<256, 11, 1, false, 1536>, policy<256, 13, 1, false, 1024>,
                                   policy<128, 11, 1, true>, policy<256, 13, 1, false, 1536, 1>, chunked<256, 13, 1536>>;
 using pairs4_4_policies =
     std::tuple<policy<256, 15, 1>, policy<256, 15, 1, false, 1536>, policy<128, 19, 1>,
-               policy<256, 19, 1, false, 1024, 1>, chunked<256, 19, 1024>, chunked<256, 15, 1536>>;
+               policy<256, 19, 1, false, 1024, 1>, chunked<256, 19, 1024>, chunked<256, 15, 1536>,
+               sampled<256, 19, 1024, 0>, sampled<512, 19, 1024, 16384>, sampled<512, 15, 1536, 16384>>;
 using pairs8_4_policies =
     std::tuple<policy<256, 15, 1>, policy<128, 11, 1>, policy<256, 11, 1, false, 1024, 1>, chunked<256, 11, 1024>>;
 

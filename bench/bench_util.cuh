@@ -112,7 +112,8 @@ inline std::string tuning_label(const mergepath::merge_tuning& t) {
                                                             : std::to_string(t.stages);
   std::string pass = t.streamed || t.chunked_max_tiles >= (1 << 30)
                          ? ""
-                         : ",p" + std::to_string(t.partition_probes) + ",c" + std::to_string(t.chunked_max_tiles);
+                         : ",p" + std::to_string(t.partition_probes) + ",c" + std::to_string(t.chunked_max_tiles) +
+                               ",s" + std::to_string(t.partition_sample_bytes / 1024) + "k";
   return "{" + std::to_string(t.block_threads) + "," + std::to_string(t.items_per_thread) + "," + schedule + "," +
          std::to_string(t.min_resident_threads) + pass + "}";
 }

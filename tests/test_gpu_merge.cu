@@ -69,10 +69,19 @@ struct chunked_wide_policy {
   static constexpr mergepath::merge_tuning tuning{256, 23, 1, false, 1536, 1, 1 << 30};
 };
 
+// The partition pass without samples, and with so few (64 bytes) that each search's window is
+// wide; the default samples 16 KB, which at the suite's sizes is a sample every few elements.
+struct unsampled_policy {
+  static constexpr mergepath::merge_tuning tuning{128, 7, 1, false, 1024, 1, 0, 0};
+};
+struct sparse_samples_policy {
+  static constexpr mergepath::merge_tuning tuning{64, 5, 1, false, 1024, 1, 0, 64};
+};
+
 template <class Policy>
 class GpuMergeTuned : public gpu_test {};
 using policies = ::testing::Types<one_stage_policy, two_stage_policy, streamed_policy, streamed_wide_policy,
-                                  chunked_policy, chunked_wide_policy>;
+                                  chunked_policy, chunked_wide_policy, unsampled_policy, sparse_samples_policy>;
 TYPED_TEST_SUITE(GpuMergeTuned, policies);
 
 TYPED_TEST(GpuMergeTuned, Keys) {
@@ -265,6 +274,7 @@ TEST_F(GpuMergeUnsorted, DoesNotFault) {
     mergepath::merge(ctx, da.data(), na, db.data(), nb, out.data());
     mergepath::merge_tuned<two_stage_policy>(ctx, da.data(), na, db.data(), nb, out.data());
     mergepath::merge_tuned<one_stage_policy>(ctx, da.data(), na, db.data(), nb, out.data());
+    mergepath::merge_tuned<sparse_samples_policy>(ctx, da.data(), na, db.data(), nb, out.data());
     mergepath::merge_pairs(ctx, da.data(), da.data(), na, db.data(), db.data(), nb, out.data(), vals.data());
     EXPECT_NO_THROW(ctx.synchronize()) << "n " << n;
   }

@@ -124,6 +124,83 @@ TEST(MergePath, UnsortedInputStaysInRange) {
   }
 }
 
+// Every 2^shift-th element of v, as the partition pass samples its inputs.
+std::vector<int> samples_of(const std::vector<int>& v, int shift) {
+  std::vector<int> s;
+  for (std::size_t i = 0; i < v.size(); i += std::size_t{1} << shift) s.push_back(v[i]);
+  return s;
+}
+
+// merge_path_from_samples: for sorted input the window holds merge_path's answer, is at most
+// 2^(shift + 1) wide, and merge_path_within it finds that answer; every diagonal, both tie
+// rules, sample strides from 1 to wider than the inputs, and many ties.
+template <class Comp>
+void check_sampled_windows(Comp comp) {
+  SCOPED_TRACE("MERGEPATH_TEST_SEED=" + std::to_string(base_seed()));
+  std::mt19937_64 rng(case_seed({5}));
+  std::uniform_int_distribution<int> size(0, 40);
+  for (int trial = 0; trial < 600; ++trial) {
+    int distinct = trial % 3 == 0 ? 1 : trial % 3 == 1 ? 5 : 1000;
+    std::vector<int> a = random_ints(rng, size(rng), distinct), b = random_ints(rng, size(rng), distinct);
+    std::sort(a.begin(), a.end(), comp);
+    std::sort(b.begin(), b.end(), comp);
+    index_t na = static_cast<index_t>(a.size()), nb = static_cast<index_t>(b.size());
+    for (int shift = 0; shift <= 6; ++shift) {
+      std::vector<int> as = samples_of(a, shift), bs = samples_of(b, shift);
+      for (index_t diag = 0; diag <= na + nb; ++diag) {
+        SCOPED_TRACE(::testing::Message() << "trial " << trial << ", shift " << shift << ", diag " << diag);
+        for (bounds which : {bounds::lower, bounds::upper}) {
+          index_t expected = which == bounds::lower
+                                 ? mergepath::merge_path<bounds::lower>(a.data(), na, b.data(), nb, diag, comp)
+                                 : mergepath::merge_path<bounds::upper>(a.data(), na, b.data(), nb, diag, comp);
+          auto window =
+              which == bounds::lower
+                  ? mergepath::merge_path_from_samples<bounds::lower>(checked_view(as), na, checked_view(bs), nb,
+                                                                      diag, shift, comp)
+                  : mergepath::merge_path_from_samples<bounds::upper>(checked_view(as), na, checked_view(bs), nb,
+                                                                      diag, shift, comp);
+          ASSERT_LE(window.begin, expected);
+          ASSERT_GE(window.end, expected);
+          ASSERT_LE(window.end - window.begin, index_t{2} << shift);
+          index_t found =
+              which == bounds::lower
+                  ? mergepath::merge_path_within<bounds::lower>(a.data(), b.data(), diag, window.begin, window.end,
+                                                                comp)
+                  : mergepath::merge_path_within<bounds::upper>(a.data(), b.data(), diag, window.begin, window.end,
+                                                                comp);
+          ASSERT_EQ(found, expected);
+        }
+      }
+    }
+  }
+}
+
+TEST(MergePathFromSamples, WindowHoldsTheSplit) { check_sampled_windows(mergepath::less<>{}); }
+
+TEST(MergePathFromSamples, WindowHoldsTheSplitWithGreater) { check_sampled_windows(mergepath::greater<>{}); }
+
+// Unsorted input: the window stays inside merge_path's whole interval, and only the samples are read.
+TEST(MergePathFromSamples, UnsortedInputStaysInRange) {
+  SCOPED_TRACE("MERGEPATH_TEST_SEED=" + std::to_string(base_seed()));
+  std::mt19937_64 rng(case_seed({6}));
+  std::uniform_int_distribution<int> size(0, 40);
+  for (int trial = 0; trial < 1000; ++trial) {
+    std::vector<int> a = random_ints(rng, size(rng), 1000), b = random_ints(rng, size(rng), 1000);
+    index_t na = static_cast<index_t>(a.size()), nb = static_cast<index_t>(b.size());
+    for (int shift = 0; shift <= 4; ++shift) {
+      std::vector<int> as = samples_of(a, shift), bs = samples_of(b, shift);
+      for (index_t diag = 0; diag <= na + nb; ++diag) {
+        SCOPED_TRACE(::testing::Message() << "trial " << trial << ", shift " << shift << ", diag " << diag);
+        auto window = mergepath::merge_path_from_samples<bounds::lower>(checked_view(as), na, checked_view(bs), nb,
+                                                                        diag, shift, mergepath::less<>{});
+        ASSERT_GE(window.begin, std::max<index_t>(0, diag - nb));
+        ASSERT_LE(window.begin, window.end);
+        ASSERT_LE(window.end, std::min(diag, na));
+      }
+    }
+  }
+}
+
 // Counts beyond 2^31 need no memory when the arrays are computed: a = evens, b = odds.
 struct multiples {
   std::int64_t step, offset;

@@ -48,6 +48,50 @@ void launch(const char* kernel_name, void (*kernel)(Params...), dim3 grid, dim3 
   if (code != cudaSuccess)
     throw cuda_error(code, (std::string("launch of ") + kernel_name).c_str(), __FILE__, __LINE__);
 }
+
+// launch, but the kernel may start while the stream's previous kernel still runs, once that
+// one's blocks have all called allow_dependent_launch() (programmatic dependent launch, sm_90):
+// its blocks get resident and ready, so the launch gap is hidden. The kernel must call
+// wait_for_prior_grid() before it touches anything the previous kernel writes; that call
+// returns once the previous kernel has finished and its writes are visible. Before sm_90 this
+// is a plain launch.
+template <class... Params, class... Args>
+void launch_dependent(const char* kernel_name, void (*kernel)(Params...), dim3 grid, dim3 block,
+                      std::size_t shared_bytes, cudaStream_t stream, Args&&... args) {
+  (void)cudaGetLastError();
+#if defined(__CUDACC__)
+  cudaLaunchAttribute overlap{};
+  overlap.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  overlap.val.programmaticStreamSerializationAllowed = 1;
+  cudaLaunchConfig_t config{};
+  config.gridDim = grid;
+  config.blockDim = block;
+  config.dynamicSmemBytes = shared_bytes;
+  config.stream = stream;
+  config.attrs = &overlap;
+  config.numAttrs = 1;
+  cudaError_t code = cudaLaunchKernelEx(&config, kernel, std::forward<Args>(args)...);
+  if (code == cudaSuccess) code = cudaGetLastError();
+#else
+  cudaError_t code = cudaSuccess;
+#endif
+  if (code != cudaSuccess)
+    throw cuda_error(code, (std::string("launch of ") + kernel_name).c_str(), __FILE__, __LINE__);
+}
+
+#if defined(__CUDACC__)
+// The two sides of launch_dependent, in device code; no-ops where unsupported or not launched so.
+__device__ inline void allow_dependent_launch() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+#endif
+}
+__device__ inline void wait_for_prior_grid() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
+}
+#endif
 }  // namespace detail
 #endif
 

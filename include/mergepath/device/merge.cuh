@@ -43,6 +43,45 @@ int resident_blocks_per_sm(const cuda_context& ctx, int block_threads, std::size
   return per_sm;
 }
 
+// The partition pass: partitions[p] = the split of output p * tile_items, p < num_partitions.
+// Every 2^k-th element of a and b, as finely as they fit SampleBytes, is gathered first and
+// narrows each search in shared memory. Returns the samples' buffer: keep it until the kernel
+// that reads the splits is launched, so that no stream-ordered free sits between the two (it
+// would keep that kernel from overlapping this one's tail).
+template <bounds Bounds, int Probes, int SampleBytes, class AIt, class BIt, class Comp>
+[[nodiscard]] temp_buffer<uint4> launch_merge_partition(cuda_context& ctx, AIt a, index_t a_count, BIt b,
+                                                        index_t b_count, index_t tile_items, index_t num_partitions,
+                                                        index_t* partitions, Comp comp) {
+  static_assert(SampleBytes >= 0 && SampleBytes <= 48 * 1024, "partition samples fit the default shared memory");
+  using samples = kernel::partition_samples<kernel::value_of<AIt>, kernel::value_of<BIt>>;
+  int shift = -1;  // no samples
+  if constexpr (SampleBytes > 0) {
+    shift = 0;
+    while (samples(a_count, b_count, shift).bytes() > SampleBytes && (a_count >> shift) + (b_count >> shift) > 0)
+      ++shift;
+    if (samples(a_count, b_count, shift).bytes() > SampleBytes) shift = -1;  // keys too large to sample
+  }
+  std::size_t shared_bytes = 0;
+  temp_buffer<uint4> gathered;
+  if (shift >= 0) {
+    samples layout(a_count, b_count, shift);
+    shared_bytes = layout.bytes();
+    gathered = ctx.allocate<uint4>(static_cast<index_t>(shared_bytes / sizeof(uint4)));
+    constexpr int sample_threads = 128;
+    detail::launch_dependent("merge_samples_kernel", kernel::merge_samples_kernel<AIt, BIt>,
+                             static_cast<unsigned>(detail::ceil_div<index_t>(
+                                 detail::max_of<index_t>(layout.a_count + layout.b_count, 1), sample_threads)),
+                             sample_threads, 0, ctx.stream(), a, a_count, b, b_count, shift,
+                             reinterpret_cast<unsigned char*>(gathered.data()));
+  }
+  constexpr int threads = 256;
+  detail::launch_dependent("merge_partition_kernel", kernel::merge_partition_kernel<Bounds, Probes, AIt, BIt, Comp>,
+                           static_cast<unsigned>(detail::ceil_div<index_t>(num_partitions, threads)), threads,
+                           shared_bytes, ctx.stream(), a, a_count, b, b_count, tile_items, num_partitions, shift,
+                           static_cast<const uint4*>(gathered.data()), partitions, comp);
+  return gathered;
+}
+
 template <class Policy, class AKeys, class AVals, class BKeys, class BVals, class OutKeys, class OutVals, class Comp>
 void launch_merge(cuda_context& ctx, AKeys a_keys, AVals a_vals, index_t a_count, BKeys b_keys, BVals b_vals,
                   index_t b_count, OutKeys out_keys, OutVals out_vals, Comp comp) {
@@ -69,21 +108,17 @@ void launch_merge(cuda_context& ctx, AKeys a_keys, AVals a_vals, index_t a_count
   }
 
   auto partitions = ctx.allocate<index_t>(num_tiles + 1);
-  constexpr int partition_threads = 128;
-  auto partition_blocks = detail::ceil_div<index_t>(num_tiles + 1, partition_threads);
-  detail::launch("merge_partition_kernel",
-                 kernel::merge_partition_kernel<bounds::lower, tuning.partition_probes, AKeys, BKeys, Comp>,
-                 static_cast<unsigned>(partition_blocks), partition_threads, 0, ctx.stream(), a_keys, a_count, b_keys,
-                 b_count, tile_items, num_tiles + 1, partitions.data(), comp);
+  auto samples = launch_merge_partition<bounds::lower, tuning.partition_probes, tuning.partition_sample_bytes>(
+      ctx, a_keys, a_count, b_keys, b_count, tile_items, num_tiles + 1, partitions.data(), comp);
 
   constexpr auto tile_kernel = kernel::merge_tile_kernel<Policy, AKeys, AVals, BKeys, BVals, OutKeys, OutVals, Comp>;
   int per_sm = resident_blocks_per_sm<tile_kernel>(ctx, tuning.block_threads, shared_bytes);
   index_t blocks = num_tiles;
   if constexpr (tuning.stages > 1)  // persistent: as many blocks as fit at once, each walking many tiles
     blocks = detail::min_of<index_t>(num_tiles, static_cast<index_t>(per_sm) * ctx.props().multiProcessorCount);
-  detail::launch("merge_tile_kernel", tile_kernel, static_cast<unsigned>(blocks), tuning.block_threads, shared_bytes,
-                 ctx.stream(), a_keys, a_vals, b_keys, b_vals, total, partitions.data(), num_tiles, out_keys, out_vals,
-                 comp);
+  detail::launch_dependent("merge_tile_kernel", tile_kernel, static_cast<unsigned>(blocks), tuning.block_threads,
+                           shared_bytes, ctx.stream(), a_keys, a_vals, b_keys, b_vals, total, partitions.data(),
+                           num_tiles, out_keys, out_vals, comp);
 }
 
 // The streamed schedule: as many blocks as fit at once, each merging one contiguous chunk of

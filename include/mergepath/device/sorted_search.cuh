@@ -36,13 +36,10 @@ match_counts launch_sorted_search(cuda_context& ctx, AIt a, index_t a_count, BIt
   index_t resident = static_cast<index_t>(per_sm) * ctx.props().multiProcessorCount;
   bool partition_pass = num_tiles > tuning.self_partition_waves * resident;
   auto partitions = ctx.allocate<index_t>(partition_pass ? num_tiles + 1 : 0);
-  if (partition_pass) {
-    constexpr int partition_threads = 128;
-    detail::launch("merge_partition_kernel", kernel::merge_partition_kernel<Bounds, 1, AIt, BIt, Comp>,
-                   static_cast<unsigned>(detail::ceil_div<index_t>(num_tiles + 1, partition_threads)),
-                   partition_threads, 0, ctx.stream(), a, a_count, b, b_count,
-                   static_cast<index_t>(tuning.tile_items()), num_tiles + 1, partitions.data(), comp);
-  }
+  temp_buffer<uint4> samples;
+  if (partition_pass)
+    samples = launch_merge_partition<Bounds, 1, tuning.partition_sample_bytes>(
+        ctx, a, a_count, b, b_count, tuning.tile_items(), num_tiles + 1, partitions.data(), comp);
 
   constexpr int match_counters = 2 * kernel::match_slots;
   auto match_totals = ctx.allocate<unsigned long long>(counts_matches ? match_counters : 0);

@@ -10,6 +10,7 @@
 #include "../block/tile_io.cuh"
 #include "../block/warp_merge_path.cuh"
 #include "../detail/config.hpp"
+#include "../error.hpp"
 #include "../thread/merge_path.hpp"
 #include "../tuning/merge.hpp"
 
@@ -31,19 +32,90 @@ struct value_of_impl<no_values> {
 template <class It>
 using value_of = typename value_of_impl<It>::type;
 
-// partitions[p] = where output p * tile_items splits between a and b (p = 0 .. num_partitions).
-// One chain of dependent global loads per thread. On an H200 (ncu) it costs ~12 us at any small
-// size (one chain's latency) and grows with the boundaries: 30 us for 2^26 + 2^26 int32 keys
-// (22.8k boundaries), 110 us at 2^28, whether its steps are wider or its DRAM bytes halved
-// (bench/NOTES.md). Large tiles keep the boundaries few; small inputs skip the pass
-// (merge_chunk_kernel).
+// The partition pass's samples in shared memory: every 2^shift-th element of a, then of b.
+template <class AKey, class BKey>
+struct partition_samples {
+  MERGEPATH_HD static constexpr std::size_t align16(std::size_t n) { return (n + 15) / 16 * 16; }
+  index_t a_count, b_count;  // samples of each
+  __host__ __device__ partition_samples(index_t a_total, index_t b_total, int shift)
+      : a_count(((a_total - 1) >> shift) + 1), b_count(((b_total - 1) >> shift) + 1) {
+    if (a_total == 0) a_count = 0;
+    if (b_total == 0) b_count = 0;
+  }
+  __host__ __device__ std::size_t b_offset() const { return align16(sizeof(AKey) * a_count); }
+  __host__ __device__ std::size_t bytes() const { return align16(b_offset() + sizeof(BKey) * b_count); }
+};
+
+// Copies `count` elements of `in` to `out` by the whole block, each thread issuing a batch of
+// loads before storing any, so that their latencies overlap.
+template <class T>
+__device__ void block_copy(const T* in, index_t count, T* out) {
+  constexpr int batch = 8;
+  for (index_t first = threadIdx.x; first < count; first += batch * static_cast<index_t>(blockDim.x)) {
+    T loaded[batch];
+    MERGEPATH_UNROLL
+    for (int k = 0; k < batch; ++k) {
+      index_t j = first + k * static_cast<index_t>(blockDim.x);
+      if (j < count) loaded[k] = in[j];
+    }
+    MERGEPATH_UNROLL
+    for (int k = 0; k < batch; ++k) {
+      index_t j = first + k * static_cast<index_t>(blockDim.x);
+      if (j < count) out[j] = loaded[k];
+    }
+  }
+}
+
+// The partition pass's samples, every 2^shift-th element of a and of b, gathered once (a
+// sample per thread: random reads, all in flight together) into global memory laid out as
+// partition_samples says, for every block of the pass to copy into shared memory.
+template <class AIt, class BIt>
+__global__ void merge_samples_kernel(AIt a, index_t a_count, BIt b, index_t b_count, int shift,
+                                     unsigned char* samples) {
+  using AKey = value_of<AIt>;
+  using BKey = value_of<BIt>;
+  detail::allow_dependent_launch();
+  detail::wait_for_prior_grid();  // whatever wrote a and b
+  const partition_samples<AKey, BKey> layout(a_count, b_count, shift);
+  const index_t j = blockIdx.x * static_cast<index_t>(blockDim.x) + threadIdx.x;
+  if (j < layout.a_count)
+    reinterpret_cast<AKey*>(samples)[j] = a[j << shift];
+  else if (j - layout.a_count < layout.b_count)
+    reinterpret_cast<BKey*>(samples + layout.b_offset())[j - layout.a_count] = b[(j - layout.a_count) << shift];
+}
+
+// partitions[p] = where output p * tile_items splits between a and b (p = 0 .. num_partitions),
+// a split per thread. One chain of dependent global loads per thread, and on an H200 the pass is
+// bound by those random DRAM reads' latency (bench/NOTES.md): 30 us for the 22.8k splits of
+// 2^26 + 2^26 int32 keys with plain binary search. With samples (sample_shift >= 0, from
+// merge_samples_kernel) each block copies them to shared memory and narrows every search there
+// (merge_path_from_samples), so that each search reads global memory only in a window of
+// 2^(sample_shift + 1): 15 DRAM reads instead of 26 at that size. The three kernels of a merge
+// are launched to overlap each one's start with the tail of the one before (launch_dependent).
 template <bounds Bounds, int Probes, class AIt, class BIt, class Comp>
 __global__ void merge_partition_kernel(AIt a, index_t a_count, BIt b, index_t b_count, index_t tile_items,
-                                       index_t num_partitions, index_t* partitions, Comp comp) {
-  index_t p = blockIdx.x * static_cast<index_t>(blockDim.x) + threadIdx.x;
+                                       index_t num_partitions, int sample_shift, const uint4* samples,
+                                       index_t* partitions, Comp comp) {
+  using AKey = value_of<AIt>;
+  using BKey = value_of<BIt>;
+  detail::allow_dependent_launch();
+  detail::wait_for_prior_grid();  // the samples, or whatever wrote a and b
+  const index_t p = blockIdx.x * static_cast<index_t>(blockDim.x) + threadIdx.x;
+  const index_t diag = detail::min_of(p * tile_items, a_count + b_count);
+  if (sample_shift < 0) {
+    if (p < num_partitions) partitions[p] = merge_path<Bounds, Probes>(a, a_count, b, b_count, diag, comp);
+    return;
+  }
+  extern __shared__ __align__(16) unsigned char shared_bytes[];
+  const partition_samples<AKey, BKey> layout(a_count, b_count, sample_shift);
+  block_copy(samples, detail::ceil_div<index_t>(layout.bytes(), sizeof(uint4)), reinterpret_cast<uint4*>(shared_bytes));
+  __syncthreads();
   if (p >= num_partitions) return;
-  index_t diag = detail::min_of(p * tile_items, a_count + b_count);
-  partitions[p] = merge_path<Bounds, Probes>(a, a_count, b, b_count, diag, comp);
+  const AKey* a_samples = reinterpret_cast<const AKey*>(shared_bytes);
+  const BKey* b_samples = reinterpret_cast<const BKey*>(shared_bytes + layout.b_offset());
+  const merge_path_interval<index_t> window =
+      merge_path_from_samples<Bounds>(a_samples, a_count, b_samples, b_count, diag, sample_shift, comp);
+  partitions[p] = merge_path_within<Bounds, Probes>(a, b, diag, window.begin, window.end, comp);
 }
 
 // Where one tile's inputs and output lie.
@@ -180,6 +252,9 @@ __global__ void __launch_bounds__(Policy::tuning.block_threads, Policy::tuning.m
   extern __shared__ __align__(16) unsigned char shared_bytes[];
   const merge_tile_io<Policy, AKeys, AVals, BKeys, BVals, OutKeys, OutVals, Comp> io{
       a_keys, a_vals, b_keys, b_vals, out_keys, out_vals, comp, shared_bytes};
+  // The next merge's partition pass may get ready while this grid drains; it waits for it.
+  detail::allow_dependent_launch();
+  detail::wait_for_prior_grid();  // the partition pass
 
   auto tile_or_empty = [&](index_t tile) {
     return tile < num_tiles ? merge_tile_at(partitions, tile, tuning.tile_items(), total) : merge_tile{0, 0, 0, 0, 0};

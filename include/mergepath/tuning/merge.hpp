@@ -8,6 +8,12 @@
 
 namespace mergepath {
 
+// Shared memory each block of the partition pass fills with samples of both inputs, so that its
+// searches read only a window of 2 x (the sample stride) elements of each input from global
+// memory. On an H200 each of the pass's dependent global reads costs ~0.6-1 us (bench/NOTES.md);
+// 32 KB of int32 samples at 2^26 + 2^26 keys cut them from 26 to 15 per search.
+constexpr int default_partition_sample_bytes = 32 * 1024;
+
 struct merge_tuning {
   int block_threads;     // threads per block
   int items_per_thread;  // outputs each thread merges in registers
@@ -29,6 +35,8 @@ struct merge_tuning {
   // partition pass's latency floor (~12 us on an H200), which dominates small merges, but its
   // window searches cost more than the pass once chunks are long.
   int chunked_max_tiles = 0;
+  // Bytes of samples the partition pass's blocks search first (0: none; at most 48 KB).
+  int partition_sample_bytes = default_partition_sample_bytes;
 
   MERGEPATH_HD constexpr int tile_items() const { return block_threads * items_per_thread; }
   MERGEPATH_HD constexpr int min_blocks_per_sm() const {
@@ -43,22 +51,25 @@ inline std::ostream& operator<<(std::ostream& os, const merge_tuning& t) {
   else
     os << ", stages " << t.stages;
   os << ", min_resident_threads " << t.min_resident_threads;
-  if (!t.streamed) os << ", partition_probes " << t.partition_probes << ", chunked_max_tiles " << t.chunked_max_tiles;
+  if (!t.streamed)
+    os << ", partition_probes " << t.partition_probes << ", chunked_max_tiles " << t.chunked_max_tiles
+       << ", partition_sample_bytes " << t.partition_sample_bytes;
   return os << "}";
 }
 
 // Defaults, measured on an H200 (sm_90) at 2^26 + 2^26 keys (bench/results/): the tiled
 // schedule with one stage. What mattered most was registers: bounding them for 1536 resident
-// threads (keys) or 1024 (pairs, which spill below 64) gained 15-20%. Two stages and the
-// streamed schedule measured slower there. Small merges (up to 2 tiles per resident block) take
-// the chunked schedule: 1.8x CUB at 2^20 + 2^20 int32 keys where the tiled one is at 1.0x. Older architectures use the
-// same shapes until someone measures them. Odd items_per_thread keeps the register -> shared transpose free of bank
-// conflicts.
+// threads (keys) or 1024 (pairs, which spill below 64) gained 15-20%. Then the partition pass:
+// with samples, int32 keys gain from 384 x 27 tiles (half the splits of 256 x 23, the tile
+// kernel as fast). Two stages and the streamed schedule measured slower. Small merges (up to 2
+// tiles per resident block) take the chunked schedule: 1.8x CUB at 2^20 + 2^20 int32 keys where
+// the tiled one is at 1.0x. Older architectures use the same shapes until someone measures
+// them. Odd items_per_thread keeps the register -> shared transpose free of bank conflicts.
 constexpr merge_tuning merge_tuning_for(int arch, std::size_t key_bytes, std::size_t value_bytes) {
   (void)arch;
   constexpr int chunked = 2;  // tiles per block: 2^22 + 2^22 int32 keys and below
   if (value_bytes == 0) {
-    if (key_bytes <= 4) return {256, 23, 1, false, 1536, 1, chunked};
+    if (key_bytes <= 4) return {384, 27, 1, false, 1536, 1, chunked};
     if (key_bytes <= 8) return {256, 13, 1, false, 1536, 1, chunked};
     return {128, 7, 1, false, 1024, 1, chunked};
   }

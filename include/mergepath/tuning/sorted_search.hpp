@@ -4,6 +4,7 @@
 #include <cstddef>
 
 #include "../detail/config.hpp"
+#include "merge.hpp"
 
 namespace mergepath {
 
@@ -17,6 +18,8 @@ struct sorted_search_tuning {
   // floor (~12 us on an H200) until the searches' random reads add up (the merge measured the
   // same trade: tuning/merge.hpp).
   int self_partition_waves = 2;
+  // Bytes of samples the partition pass's blocks search first, as in merge_tuning.
+  int partition_sample_bytes = default_partition_sample_bytes;
 
   MERGEPATH_HD constexpr int tile_items() const { return block_threads * items_per_thread; }
   MERGEPATH_HD constexpr int min_blocks_per_sm() const {
