@@ -93,18 +93,25 @@ TEST_F(CudaContext, TemporaryMemoryDoesNotLeak) {
   EXPECT_LE(std::abs(free_device_bytes() - before), allowed_drift) << "after 50 contexts came and went";
 }
 
+// Small tiles, so that these sizes take the tiled schedule: the sample, partition and tile
+// kernels, chained by programmatic dependent launch.
+struct small_tile_policy {
+  static constexpr mergepath::merge_tuning tuning{128, 7, 1};
+};
+
 // merge and merge_pairs captured into a CUDA graph, replayed with new input each time.
 TEST_F(CudaContext, MergeCapturedInGraph) {
   mergepath::cuda_context ctx;
   const index_t na = 3 * merge_tile_items<int>() + 17, nb = 2 * merge_tile_items<int, int>() + 5;
   device_vector<int> a(na), b(nb), out(na + nb), a_vals(origins<int>(na, 0)), b_vals(origins<int>(nb, na)),
-      keys(na + nb), vals(na + nb);
+      keys(na + nb), vals(na + nb), tiled_out(na + nb);
 
   cudaGraph_t graph = nullptr;
   MERGEPATH_CUDA_CHECK(cudaStreamBeginCapture(ctx.stream(), cudaStreamCaptureModeGlobal));
   try {
     mergepath::merge(ctx, a.data(), na, b.data(), nb, out.data());
     mergepath::merge_pairs(ctx, a.data(), a_vals.data(), na, b.data(), b_vals.data(), nb, keys.data(), vals.data());
+    mergepath::merge_tuned<small_tile_policy>(ctx, a.data(), na, b.data(), nb, tiled_out.data());
   } catch (...) {
     (void)cudaStreamEndCapture(ctx.stream(), &graph);  // leave the stream usable, then report
     if (graph) (void)cudaGraphDestroy(graph);
@@ -127,6 +134,7 @@ TEST_F(CudaContext, MergeCapturedInGraph) {
     MERGEPATH_CUDA_CHECK(cudaGraphLaunch(exec, ctx.stream()));
     ctx.synchronize();
     EXPECT_TRUE(ranges_equal(std_merge(in.a, in.b, mergepath::less<>{}), out.download()));
+    EXPECT_TRUE(ranges_equal(std_merge(in.a, in.b, mergepath::less<>{}), tiled_out.download()));
     auto expected = std_merge_pairs(in.a, origins<int>(na, 0), in.b, origins<int>(nb, na), mergepath::less<>{});
     EXPECT_TRUE(ranges_equal(expected.first, keys.download()));
     EXPECT_TRUE(ranges_equal(expected.second, vals.download()));
