@@ -156,6 +156,26 @@ __device__ void store_shared_to_global(const T* shared, int count, OutIt out) {
   }
 }
 
+// Copies `count` elements of `in` to `out` by the whole block, each thread issuing a batch of
+// loads before storing any, so that their latencies overlap.
+template <class T>
+__device__ void copy_batched(const T* in, index_t count, T* out) {
+  constexpr int batch = 8;
+  for (index_t first = threadIdx.x; first < count; first += batch * static_cast<index_t>(blockDim.x)) {
+    T loaded[batch];
+    MERGEPATH_UNROLL
+    for (int k = 0; k < batch; ++k) {
+      index_t j = first + k * static_cast<index_t>(blockDim.x);
+      if (j < count) loaded[k] = in[j];
+    }
+    MERGEPATH_UNROLL
+    for (int k = 0; k < batch; ++k) {
+      index_t j = first + k * static_cast<index_t>(blockDim.x);
+      if (j < count) out[j] = loaded[k];
+    }
+  }
+}
+
 // dst[0, count) = src[0, count), global to global, coalesced; in 16-byte pieces where both
 // pointers agree modulo 16 bytes.
 template <int BlockThreads, class SrcIt, class DstIt>

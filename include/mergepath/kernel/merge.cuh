@@ -46,26 +46,6 @@ struct partition_samples {
   __host__ __device__ std::size_t bytes() const { return align16(b_offset() + sizeof(BKey) * b_count); }
 };
 
-// Copies `count` elements of `in` to `out` by the whole block, each thread issuing a batch of
-// loads before storing any, so that their latencies overlap.
-template <class T>
-__device__ void block_copy(const T* in, index_t count, T* out) {
-  constexpr int batch = 8;
-  for (index_t first = threadIdx.x; first < count; first += batch * static_cast<index_t>(blockDim.x)) {
-    T loaded[batch];
-    MERGEPATH_UNROLL
-    for (int k = 0; k < batch; ++k) {
-      index_t j = first + k * static_cast<index_t>(blockDim.x);
-      if (j < count) loaded[k] = in[j];
-    }
-    MERGEPATH_UNROLL
-    for (int k = 0; k < batch; ++k) {
-      index_t j = first + k * static_cast<index_t>(blockDim.x);
-      if (j < count) out[j] = loaded[k];
-    }
-  }
-}
-
 // The partition pass's samples, every 2^shift-th element of a and of b, gathered once (a
 // sample per thread: random reads, all in flight together) into global memory laid out as
 // partition_samples says, for every block of the pass to copy into shared memory.
@@ -108,7 +88,8 @@ __global__ void merge_partition_kernel(AIt a, index_t a_count, BIt b, index_t b_
   }
   extern __shared__ __align__(16) unsigned char shared_bytes[];
   const partition_samples<AKey, BKey> layout(a_count, b_count, sample_shift);
-  block_copy(samples, detail::ceil_div<index_t>(layout.bytes(), sizeof(uint4)), reinterpret_cast<uint4*>(shared_bytes));
+  block::copy_batched(samples, detail::ceil_div<index_t>(layout.bytes(), sizeof(uint4)),
+                      reinterpret_cast<uint4*>(shared_bytes));
   __syncthreads();
   if (p >= num_partitions) return;
   const AKey* a_samples = reinterpret_cast<const AKey*>(shared_bytes);
