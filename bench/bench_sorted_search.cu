@@ -371,8 +371,8 @@ void lower_bound_rows_for(search_case& c, mergepath::cuda_context& ctx, std::tup
 void lower_bound_tuning_rows(search_case& c, mergepath::cuda_context& ctx) {
   lower_bound_rows_for(
       c, ctx,
-      static_cast<std::tuple<search_policy<256, 31, 1536>, search_policy<512, 23, 1536>, search_policy<256, 23, 2048>,
-                             search_policy<256, 15, 2048>, search_policy<128, 31, 1536>>*>(nullptr));
+      static_cast<std::tuple<search_policy<256, 23, 1536>, search_policy<192, 23, 1920>, search_policy<128, 23, 2048>,
+                             search_policy<512, 23, 2048>, search_policy<256, 27, 2048>>*>(nullptr));
 }
 
 void run_shape(bench_context& b, int log2, const shape& sh) {

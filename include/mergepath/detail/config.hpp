@@ -37,6 +37,13 @@ template <class T>
 MERGEPATH_HD constexpr T ceil_div(T a, T b) {
   return (a + b - 1) / b;
 }
+MERGEPATH_HD inline int popcount(unsigned bits) {
+#if defined(__CUDA_ARCH__)
+  return __popc(bits);
+#else
+  return __builtin_popcount(bits);
+#endif
+}
 
 }  // namespace detail
 }  // namespace mergepath

@@ -35,21 +35,22 @@ match_counts launch_sorted_search(cuda_context& ctx, AIt a, index_t a_count, BIt
   // the partition pass finds them for all (tuning/sorted_search.hpp).
   index_t resident = static_cast<index_t>(per_sm) * ctx.props().multiProcessorCount;
   bool partition_pass = num_tiles > tuning.self_partition_waves * resident;
+  // The counters are cleared first, so that nothing but kernels lies between the partition pass
+  // and the tile kernel, which then overlap (programmatic dependent launch).
+  constexpr int match_counters = 2 * kernel::match_slots;
+  auto match_totals = ctx.allocate<unsigned long long>(counts_matches ? match_counters : 0);
+  if constexpr (counts_matches)
+    MERGEPATH_CUDA_CHECK(
+        cudaMemsetAsync(match_totals.data(), 0, match_counters * sizeof(unsigned long long), ctx.stream()));
   auto partitions = ctx.allocate<index_t>(partition_pass ? num_tiles + 1 : 0);
   temp_buffer<uint4> samples;
   if (partition_pass)
     samples = launch_merge_partition<Bounds, 1, tuning.partition_sample_bytes>(
         ctx, a, a_count, b, b_count, tuning.tile_items(), num_tiles + 1, partitions.data(), comp);
 
-  constexpr int match_counters = 2 * kernel::match_slots;
-  auto match_totals = ctx.allocate<unsigned long long>(counts_matches ? match_counters : 0);
-  if constexpr (counts_matches)
-    MERGEPATH_CUDA_CHECK(
-        cudaMemsetAsync(match_totals.data(), 0, match_counters * sizeof(unsigned long long), ctx.stream()));
-
-  detail::launch("sorted_search_tile_kernel", tile_kernel, static_cast<unsigned>(num_tiles), tuning.block_threads,
-                 shared_bytes, ctx.stream(), a, a_count, b, b_count, partition_pass ? partitions.data() : nullptr,
-                 a_out, b_out, match_totals.data(), comp);
+  detail::launch_dependent("sorted_search_tile_kernel", tile_kernel, static_cast<unsigned>(num_tiles),
+                           tuning.block_threads, shared_bytes, ctx.stream(), a, a_count, b, b_count,
+                           partition_pass ? partitions.data() : nullptr, a_out, b_out, match_totals.data(), comp);
   if constexpr (!counts_matches) {
     return {};
   } else {

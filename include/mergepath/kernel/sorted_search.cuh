@@ -83,12 +83,14 @@ __global__ void __launch_bounds__(Policy::tuning.block_threads, Policy::tuning.m
   constexpr int threads = tuning.block_threads;
   constexpr int items = tuning.items_per_thread;
   constexpr int tile_items = tuning.tile_items();
-  static_assert(items <= 32, "a thread's decisions are bits of one word");
   using Key = search_output_t<AIt>;
   using AOutT = typename search_output<TypeA, AOut>::type;
   using BOutT = typename search_output<TypeB, BOut>::type;
   extern __shared__ __align__(16) unsigned char shared_bytes[];
   Key* keys = reinterpret_cast<Key*>(shared_bytes);
+  // The next search's partition pass may get ready while this grid drains; it waits for it.
+  detail::allow_dependent_launch();
+  detail::wait_for_prior_grid();  // the partition pass, or whatever wrote a and b
 
   // The tile's span of the path: a[a0, a0 + a_n) and b[b0, b0 + b_n).
   const index_t total = a_count + b_count;
@@ -115,50 +117,22 @@ __global__ void __launch_bounds__(Policy::tuning.block_threads, Policy::tuning.m
   const Key* a_keys = keys + runs.a_pos + a_before;  // a_keys[k] = a[a0 + k], k in [-a_before, a_n + a_after)
   const Key* b_keys = keys + runs.b_pos + b_before;
 
-  // Walk this thread's steps: a bound (relative to the tile) and a match flag per step, and a
-  // decision bit saying which side the step emitted.
+  // Walk this thread's steps, keeping only the decisions (which side each step emitted, and
+  // whether it matched): the bounds follow from them, so the scatter below recomputes them.
   const int diag = detail::min_of(items * static_cast<int>(threadIdx.x), count);
+  const int steps = detail::min_of(items, count - diag);
   const int i_first = merge_path<Bounds>(a_keys, a_n, b_keys, b_n, diag, comp);
   const int j_first = diag - i_first;
-  int i = i_first, j = j_first;
-  // The current keys live in registers, so a step loads one key, from the side it advances (a
-  // run's next slot is its halo or padding when the run ends: read, never used). The match
-  // tests need one more neighbour: the previous a (lower) or the previous b (upper).
-  constexpr bool keeps_a_prev = Bounds == bounds::lower && reports_matches(TypeB);
-  constexpr bool keeps_b_prev = Bounds == bounds::upper && reports_matches(TypeA);
-  Key a_key = a_keys[i], b_key = b_keys[j];
-  Key a_prev = a_keys[keeps_a_prev ? detail::max_of(i - 1, -a_before) : i];  // used only where a0 + i > 0
-  Key b_prev = b_keys[keeps_b_prev ? detail::max_of(j - 1, -b_before) : j];  // used only where b0 + j > 0
-  int bound[items];
-  unsigned from_a = 0, matched = 0;
-  MERGEPATH_UNROLL
-  for (int k = 0; k < items; ++k) {
-    if (diag + k >= count) break;
-    bool take_a = j >= b_n || (i < a_n && takes_a<Bounds>(a_key, b_key, comp));
-    bool match = false;
-    if (take_a) {
-      if constexpr (reports_matches(TypeA)) {
-        if constexpr (Bounds == bounds::lower)
-          match = a_has_match<Bounds>(a_key, b_key, b0 + j < b_count, comp);
-        else
-          match = a_has_match<Bounds>(a_key, b_prev, b0 + j > 0, comp);
-      }
-      bound[k] = j;  // a[i] comes out before b[j]
-      if constexpr (keeps_a_prev) a_prev = a_key;
-      a_key = a_keys[++i];
-    } else {
-      if constexpr (reports_matches(TypeB)) {
-        if constexpr (Bounds == bounds::lower)
-          match = b_has_match<Bounds>(b_key, a_prev, a0 + i > 0, comp);
-        else
-          match = b_has_match<Bounds>(b_key, a_key, a0 + i < a_count, comp);
-      }
-      bound[k] = i;  // b[j] comes out before a[i]
-      if constexpr (keeps_b_prev) b_prev = b_key;
-      b_key = b_keys[++j];
-    }
-    from_a |= static_cast<unsigned>(take_a) << k;
-    matched |= static_cast<unsigned>(match) << k;
+  const search_runs<const Key*> tile_runs{a_keys, a_n, a_before, a_after, b_keys, b_n, b_before, b_after};
+  constexpr bool match_a = reports_matches(TypeA), match_b = reports_matches(TypeB);
+  search_steps decided;
+  if (a_after && b_after) {  // the runs' next elements end the walk: no end tests
+    decided = serial_search_n<Bounds, match_a, match_b, items, run_ends::by_neighbours>(tile_runs, i_first, j_first,
+                                                                                        steps, comp);
+    if (!search_steps_fit(tile_runs, i_first, j_first, decided, steps))  // unsorted input
+      decided = serial_search_n<Bounds, match_a, match_b, items>(tile_runs, i_first, j_first, steps, comp);
+  } else {
+    decided = serial_search_n<Bounds, match_a, match_b, items>(tile_runs, i_first, j_first, steps, comp);
   }
   __syncthreads();  // the keys are read; their bytes now take the results
 
@@ -171,23 +145,23 @@ __global__ void __launch_bounds__(Policy::tuning.block_threads, Policy::tuning.m
   std::size_t b_offset = (a_slots * sizeof(AOutT) + 15) / 16 * 16;
   BOutT* b_results = reinterpret_cast<BOutT*>(shared_bytes + b_offset);
   if constexpr (TypeB != search::none) b_results += store_residue<BOutT>(b_out + b0);
-  int steps = detail::min_of(items, count - diag);
-  i = i_first, j = j_first;
+  // Step k emits a[i] at bound j in b, or b[j] at bound i in a, then moves that side on.
+  const unsigned b_steps = ~decided.from_a & (steps >= 32 ? ~0u : (1u << steps) - 1);
+  int i = i_first, j = j_first;
   MERGEPATH_UNROLL
   for (int k = 0; k < items; ++k) {
-    if (k >= steps) break;
-    bool match = (matched >> k) & 1u;
-    if ((from_a >> k) & 1u) {
-      if constexpr (TypeA != search::none) a_results[i] = search_result<TypeA, AOutT>(b0 + bound[k], match);
-      ++i;
-    } else {
-      if constexpr (TypeB != search::none) b_results[j] = search_result<TypeB, BOutT>(a0 + bound[k], match);
-      ++j;
-    }
+    bool match = (decided.matched >> k) & 1u;
+    bool from_a = (decided.from_a >> k) & 1u;
+    if constexpr (TypeA != search::none)
+      if (from_a) a_results[i] = search_result<TypeA, AOutT>(b0 + j, match);
+    if constexpr (TypeB != search::none)
+      if ((b_steps >> k) & 1u) b_results[j] = search_result<TypeB, BOutT>(a0 + i, match);
+    i += from_a;
+    j += !from_a;
   }
   if constexpr (reports_matches(TypeA) || reports_matches(TypeB)) {
-    int a_matches = __popc(matched & from_a);
-    int b_matches = __popc(matched & ~from_a);
+    int a_matches = __popc(decided.matched & decided.from_a);
+    int b_matches = __popc(decided.matched & ~decided.from_a);
     // Summed per warp, then per block in shared memory, then one atomic per block and side into
     // one of match_slots counters: hundreds of thousands of atomics on one address serialize
     // (measured: they doubled the complete search's time).

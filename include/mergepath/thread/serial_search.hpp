@@ -102,6 +102,92 @@ MERGEPATH_HD match_counts serial_search(AIt a, index_t a_count, BIt b, index_t b
   return matches;
 }
 
+// What Count steps of the search's walk decided: bit k of from_a says step k emitted a's element
+// (else b's); bit k of matched, that the element has an equal in the other input.
+struct search_steps {
+  unsigned from_a = 0;
+  unsigned matched = 0;
+};
+
+// A GPU tile's two runs in shared memory: a[0, a_count) and b[0, b_count), and the neighbours
+// the inputs have beyond them, a[-a_before] (0 or 1 of them) and a[a_count] (a_after), b alike.
+// Slots past a run may be read (padding or the next run), never trusted.
+template <class It>
+struct search_runs {
+  It a;
+  int a_count, a_before, a_after;
+  It b;
+  int b_count, b_before, b_after;
+};
+
+// Whether serial_search_n tests for the runs' ends. Where both runs have their next elements
+// (a_after and b_after) it need not: a's next element comes out after every b of the tile and
+// b's after every a, so the comparison alone stops each run at its end, on sorted input.
+enum class run_ends { tested, by_neighbours };
+
+// The first `steps` (<= Count <= 32) steps of the search's Merge Path walk over a tile's runs,
+// from a[i] and b[j], with the current keys in registers: serial_search's decisions, made without
+// branches (on random keys a branch on the decision diverges half the warp) and without keeping
+// the bounds, which the decisions imply. MatchA / MatchB: test the side's elements for an equal.
+// With run_ends::by_neighbours on unsorted input the decisions may take more of a run than it
+// has: search_steps_fit tells.
+template <bounds Bounds, bool MatchA, bool MatchB, int Count, run_ends Ends = run_ends::tested, class It, class Comp>
+MERGEPATH_HD search_steps serial_search_n(const search_runs<It>& runs, int i, int j, int steps, Comp comp) {
+  static_assert(Count <= 32, "the decisions are bits of one word");
+  // The match tests' other neighbour: the previous a (lower bound) or the previous b (upper).
+  constexpr bool keeps_a_prev = Bounds == bounds::lower && MatchB;
+  constexpr bool keeps_b_prev = Bounds == bounds::upper && MatchA;
+  using Key = std::remove_cv_t<std::remove_reference_t<decltype(*runs.a)>>;
+  const It a = runs.a;
+  const It b = runs.b;
+  Key a_key = a[i], b_key = b[j];
+  Key a_prev = a[keeps_a_prev ? detail::max_of(i - 1, -runs.a_before) : i];  // trusted only where a[i - 1] exists
+  Key b_prev = b[keeps_b_prev ? detail::max_of(j - 1, -runs.b_before) : j];  // trusted only where b[j - 1] exists
+  search_steps out;
+  MERGEPATH_UNROLL
+  for (int k = 0; k < Count; ++k) {
+    // Past `steps` (a thread's share ends early only at the tile's end) a keeps moving through
+    // padding; those steps' bits are dropped below.
+    bool take_a;
+    if constexpr (Ends == run_ends::tested)
+      take_a = j >= runs.b_count || (i < runs.a_count && takes_a<Bounds>(a_key, b_key, comp));
+    else
+      take_a = takes_a<Bounds>(a_key, b_key, comp);
+    if constexpr (MatchA || MatchB) {
+      bool match;
+      if constexpr (Bounds == bounds::lower)
+        match = take_a ? MatchA && a_has_match<Bounds>(a_key, b_key, j < runs.b_count + runs.b_after, comp)
+                       : MatchB && b_has_match<Bounds>(b_key, a_prev, i > -runs.a_before, comp);
+      else
+        match = take_a ? MatchA && a_has_match<Bounds>(a_key, b_prev, j > -runs.b_before, comp)
+                       : MatchB && b_has_match<Bounds>(b_key, a_key, i < runs.a_count + runs.a_after, comp);
+      out.matched |= static_cast<unsigned>(match) << k;
+    }
+    out.from_a |= static_cast<unsigned>(take_a) << k;
+    const It next_slot = take_a ? a + (i + 1) : b + (j + 1);  // one load, from the side that moves
+    Key next = *next_slot;
+    if constexpr (keeps_a_prev) a_prev = take_a ? a_key : a_prev;
+    if constexpr (keeps_b_prev) b_prev = take_a ? b_prev : b_key;
+    a_key = take_a ? next : a_key;
+    b_key = take_a ? b_key : next;
+    i += take_a;
+    j += !take_a;
+  }
+  unsigned taken = steps >= 32 ? ~0u : (1u << steps) - 1;
+  out.from_a &= taken;
+  out.matched &= taken;
+  return out;
+}
+
+// Whether the first `steps` decisions of a walk from a[i], b[j] stay inside the runs (always, on
+// sorted input).
+template <class It>
+MERGEPATH_HD bool search_steps_fit(const search_runs<It>& runs, int i, int j, const search_steps& decided, int steps) {
+  unsigned taken = steps >= 32 ? ~0u : (1u << steps) - 1;
+  return i + detail::popcount(decided.from_a) <= runs.a_count &&
+         j + detail::popcount(~decided.from_a & taken) <= runs.b_count;
+}
+
 }  // namespace mergepath
 
 namespace mergepath {

@@ -28,10 +28,14 @@ struct sorted_search_tuning {
 };
 
 // The merge's keys shapes (tuning/merge.hpp) to start from: the search reads the same tiles and
-// writes at most as much.
+// writes at most as much. 4-byte keys, measured on an H200 at 2^26 + 2^26 (bench/NOTES.md): the
+// walk keeps no bounds in registers, so 32 registers serve and 2048 resident threads (8 blocks
+// of 256) overlap one block's loads with another's walk best: lower bound 252 us against 261 us
+// at 1536. Fewer, larger blocks lost (384 x 27, 512 x 23: 268 us); smaller ones won in the
+// tile kernel but doubled the partition pass's splits.
 constexpr sorted_search_tuning sorted_search_tuning_for(int arch, std::size_t key_bytes) {
   (void)arch;
-  if (key_bytes <= 4) return {256, 23, 1536, 2};
+  if (key_bytes <= 4) return {256, 23, 2048, 2};
   if (key_bytes <= 8) return {256, 13, 1536, 2};
   return {128, 7, 1024, 2};
 }

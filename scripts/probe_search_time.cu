@@ -1,0 +1,113 @@
+// Where a sorted search's time goes: the median over reps of N back-to-back calls of the whole
+// lower-bound search (A into B), of its partition pass alone and of its tile kernel alone, and
+// of the complete index_match search, 2^26 + 2^26 int32 keys by default, timed with CUDA events.
+// Build: nvcc -std=c++17 -O3 -arch=sm_90 --extended-lambda -Xcompiler=-fopenmp -Iinclude scripts/probe_search_time.cu
+// -o probe_search_time
+#include <thrust/device_vector.h>
+#include <thrust/sort.h>
+#include <thrust/tabulate.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <mergepath/mergepath.hpp>
+#include <vector>
+
+using mergepath::bounds;
+using mergepath::index_t;
+using mergepath::search;
+
+template <int Threads, int Items, int Resident>
+struct shape {
+  static constexpr mergepath::sorted_search_tuning tuning{Threads, Items, Resident};
+};
+
+template <class F>
+double per_call_us(cudaStream_t s, int calls, F f) {
+  cudaEvent_t t0, t1;
+  cudaEventCreate(&t0);
+  cudaEventCreate(&t1);
+  std::vector<float> ms;
+  for (int rep = 0; rep < 7; ++rep) {
+    cudaEventRecord(t0, s);
+    for (int c = 0; c < calls; ++c) f();
+    cudaEventRecord(t1, s);
+    cudaEventSynchronize(t1);
+    float m = 0;
+    cudaEventElapsedTime(&m, t0, t1);
+    ms.push_back(m);
+  }
+  std::sort(ms.begin(), ms.end());
+  return ms[ms.size() / 2] * 1000.0 / calls;
+}
+
+template <class Policy>
+void measure(index_t n) {
+  constexpr mergepath::sorted_search_tuning t = Policy::tuning;
+  thrust::device_vector<int> a(n), b(n), a_out(n), b_out(n), copy_in(n + n / 2), copy_out(n + n / 2);
+  // Random keys in [0, 2n), sorted: about half of each side finds an equal in the other.
+  auto random_keys = [n](std::uint32_t seed) {
+    return [n, seed] __device__(index_t i) {
+      std::uint32_t h = static_cast<std::uint32_t>(i) * 2654435761u ^ seed;
+      h ^= h >> 15, h *= 2246822519u, h ^= h >> 13;
+      return static_cast<int>(h % static_cast<std::uint32_t>(2 * n));
+    };
+  };
+  thrust::tabulate(a.begin(), a.end(), random_keys(1));
+  thrust::tabulate(b.begin(), b.end(), random_keys(2));
+  thrust::sort(a.begin(), a.end());
+  thrust::sort(b.begin(), b.end());
+  mergepath::cuda_context ctx;
+  index_t tiles = mergepath::detail::ceil_div<index_t>(2 * n, t.tile_items());
+  thrust::device_vector<index_t> parts(tiles + 1);
+  const int* pa = a.data().get();
+  const int* pb = b.data().get();
+  int* po = a_out.data().get();
+  auto partition = [&] {
+    auto samples = mergepath::device::launch_merge_partition<bounds::lower, 1, t.partition_sample_bytes>(
+        ctx, pa, n, pb, n, t.tile_items(), tiles + 1, parts.data().get(), mergepath::less<>{});
+  };
+  partition();
+  constexpr auto tile_kernel =
+      mergepath::kernel::sorted_search_tile_kernel<Policy, bounds::lower, search::index, search::none, const int*,
+                                                   const int*, int*, std::nullptr_t, mergepath::less<>>;
+  std::size_t shared =
+      mergepath::kernel::search_layout_of<Policy, const int*, int*, std::nullptr_t, search::index, search::none>::bytes;
+  int per_sm = mergepath::device::resident_blocks_per_sm<tile_kernel>(ctx, t.block_threads, shared);
+  auto tile = [&] {
+    mergepath::detail::launch("sorted_search_tile_kernel", tile_kernel, static_cast<unsigned>(tiles), t.block_threads,
+                              shared, ctx.stream(), pa, n, pb, n, static_cast<const index_t*>(parts.data().get()), po,
+                              nullptr, static_cast<unsigned long long*>(nullptr), mergepath::less<>{});
+  };
+  auto lower = [&] {
+    mergepath::sorted_search_tuned<Policy, bounds::lower, search::index, search::none>(ctx, pa, n, pb, n, po, nullptr);
+  };
+  auto complete = [&] {
+    mergepath::sorted_search_tuned<Policy, bounds::lower, search::index_match, search::index_match>(
+        ctx, pa, n, pb, n, po, b_out.data().get());
+  };
+  auto copy = [&] {  // the lower bound's bytes: 3n ints moved as 1.5n read and 1.5n written
+    cudaMemcpyAsync(copy_out.data().get(), copy_in.data().get(), (n + n / 2) * sizeof(int), cudaMemcpyDeviceToDevice,
+                    ctx.stream());
+  };
+  std::printf("{%d, %d, %d}: %d blocks per SM, n = %ld + %ld\n", t.block_threads, t.items_per_thread,
+              t.min_resident_threads, per_sm, static_cast<long>(n), static_cast<long>(n));
+  for (int calls : {1, 10})
+    std::printf(
+        "  calls %2d: lower bound %.1f us, partition %.1f us, tile kernel %.1f us, complete index_match %.1f us, "
+        "copy %.1f us\n",
+        calls, per_call_us(ctx.stream(), calls, lower), per_call_us(ctx.stream(), calls, partition),
+        per_call_us(ctx.stream(), calls, tile), per_call_us(ctx.stream(), calls, complete),
+        per_call_us(ctx.stream(), calls, copy));
+  ctx.synchronize();
+}
+
+int main(int argc, char** argv) {
+  index_t n = argc > 1 ? std::atol(argv[1]) : (index_t{1} << 26);
+  measure<mergepath::default_sorted_search_policy<int>>(n);
+  measure<shape<256, 23, 2048>>(n);
+  measure<shape<512, 23, 2048>>(n);
+  measure<shape<192, 23, 1920>>(n);
+  measure<shape<128, 27, 2048>>(n);
+  measure<shape<384, 19, 2304>>(n);
+}
