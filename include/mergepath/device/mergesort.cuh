@@ -50,27 +50,31 @@ void launch_mergesort(cuda_context& ctx, Keys keys, Vals vals, index_t count, Co
   auto partitions = ctx.allocate<index_t>(max_pass_tiles);
 
   auto blocksort_into = [&](auto keys_out, auto vals_out) {
-    constexpr auto sort_kernel = kernel::blocksort_kernel<Policy, Keys, Vals, decltype(keys_out), decltype(vals_out), Comp>;
+    constexpr auto sort_kernel =
+        kernel::blocksort_kernel<Policy, Keys, Vals, decltype(keys_out), decltype(vals_out), Comp>;
     constexpr std::size_t shared_bytes = kernel::blocksort_layout<Policy, Keys, Vals>::bytes;
     (void)resident_blocks_per_sm<sort_kernel>(ctx, tuning.blocksort.block_threads, shared_bytes);
-    detail::launch("blocksort_kernel", sort_kernel, static_cast<unsigned>(sort_tiles), tuning.blocksort.block_threads,
-                   shared_bytes, ctx.stream(), keys, vals, count, keys_out, vals_out, comp);
+    detail::launch_dependent("blocksort_kernel", sort_kernel, static_cast<unsigned>(sort_tiles),
+                             tuning.blocksort.block_threads, shared_bytes, ctx.stream(), keys, vals, count, keys_out,
+                             vals_out, comp);
   };
   auto merge_pass = [&](index_t width, auto keys_in, auto vals_in, auto keys_out, auto vals_out) {
     kernel::merge_pass pass{count, width, detail::ceil_div<index_t>(2 * width, merge_tile), merge_tile};
     index_t tiles = pass.num_tiles();
     constexpr int partition_threads = 128;
-    detail::launch("mergesort_partition_kernel", kernel::mergesort_partition_kernel<decltype(keys_in), Comp>,
-                   static_cast<unsigned>(detail::ceil_div<index_t>(tiles, partition_threads)), partition_threads, 0,
-                   ctx.stream(), keys_in, pass, partitions.data(), comp);
+    detail::launch_dependent("mergesort_partition_kernel", kernel::mergesort_partition_kernel<decltype(keys_in), Comp>,
+                             static_cast<unsigned>(detail::ceil_div<index_t>(tiles, partition_threads)),
+                             partition_threads, 0, ctx.stream(), keys_in, pass, partitions.data(), comp);
     using InKeys = decltype(keys_in);
     using InVals = decltype(vals_in);
     constexpr auto merge_kernel =
         kernel::mergesort_merge_kernel<Policy, InKeys, InVals, decltype(keys_out), decltype(vals_out), Comp>;
-    constexpr std::size_t shared_bytes = kernel::merge_layout_of<kernel::merge_pass_policy<Policy>, InKeys, InVals>::bytes;
+    constexpr std::size_t shared_bytes =
+        kernel::merge_layout_of<kernel::merge_pass_policy<Policy>, InKeys, InVals>::bytes;
     (void)resident_blocks_per_sm<merge_kernel>(ctx, tuning.merge.block_threads, shared_bytes);
-    detail::launch("mergesort_merge_kernel", merge_kernel, static_cast<unsigned>(tiles), tuning.merge.block_threads,
-                   shared_bytes, ctx.stream(), keys_in, vals_in, pass, partitions.data(), keys_out, vals_out, comp);
+    detail::launch_dependent("mergesort_merge_kernel", merge_kernel, static_cast<unsigned>(tiles),
+                             tuning.merge.block_threads, shared_bytes, ctx.stream(), keys_in, vals_in, pass,
+                             partitions.data(), keys_out, vals_out, comp);
   };
 
   // Passes alternate direction, so an odd count starts from the scratch arrays.
@@ -111,8 +115,8 @@ void mergesort_pairs_tuned(cuda_context& ctx, KeysIt keys, ValsIt vals, index_t 
 
 template <class KeysIt, class ValsIt, class Comp = less<>>
 void mergesort_pairs(cuda_context& ctx, KeysIt keys, ValsIt vals, index_t count, Comp comp = {}) {
-  mergesort_pairs_tuned<default_mergesort_policy<kernel::value_of<KeysIt>, kernel::value_of<ValsIt>>>(
-      ctx, keys, vals, count, comp);
+  mergesort_pairs_tuned<default_mergesort_policy<kernel::value_of<KeysIt>, kernel::value_of<ValsIt>>>(ctx, keys, vals,
+                                                                                                      count, comp);
 }
 
 }  // namespace mergepath

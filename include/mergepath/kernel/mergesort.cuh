@@ -21,10 +21,9 @@ struct merge_pass_policy {
 
 // Shared memory of the blocksort: the tile's keys, then (pairs) its values, each padded.
 template <class Policy, class Keys, class Vals>
-using blocksort_layout =
-    merge_stage_layout<value_of<Keys>, value_of<Vals>,
-                       Policy::tuning.blocksort.tile_items() +
-                           block::sort_padding<Policy::tuning.blocksort.items_per_thread>>;
+using blocksort_layout = merge_stage_layout<value_of<Keys>, value_of<Vals>,
+                                            Policy::tuning.blocksort.tile_items() +
+                                                block::sort_padding<Policy::tuning.blocksort.items_per_thread>>;
 
 // Block k sorts keys_in[k * tile, (k + 1) * tile) (and its values) into the same range of
 // keys_out, which may be keys_in: the tile is in shared memory before anything is written.
@@ -38,6 +37,9 @@ __global__ void __launch_bounds__(Policy::tuning.blocksort.block_threads, Policy
   using Layout = blocksort_layout<Policy, KeysIn, ValsIn>;
   extern __shared__ __align__(16) unsigned char shared_bytes[];
   auto* keys = reinterpret_cast<value_of<KeysIn>*>(shared_bytes);
+  // Each kernel of the sort lets the next one start while it drains; the next waits for it.
+  detail::allow_dependent_launch();
+  detail::wait_for_prior_grid();  // whatever wrote the keys
 
   const index_t begin = blockIdx.x * static_cast<index_t>(tile_items);
   const int tile_count = static_cast<int>(detail::min_of<index_t>(tile_items, count - begin));
@@ -92,6 +94,8 @@ struct merge_pass_tile {
 // partitions[t] = where tile t's output starts splitting between its pair's two runs.
 template <class Keys, class Comp>
 __global__ void mergesort_partition_kernel(Keys keys, merge_pass pass, index_t* partitions, Comp comp) {
+  detail::allow_dependent_launch();
+  detail::wait_for_prior_grid();  // the pass (or blocksort) before, which wrote the runs
   index_t tile = blockIdx.x * static_cast<index_t>(blockDim.x) + threadIdx.x;
   if (tile >= pass.num_tiles()) return;
   merge_pass_tile t(pass, tile);
@@ -103,11 +107,13 @@ __global__ void mergesort_partition_kernel(Keys keys, merge_pass pass, index_t* 
 // on an H200: bench/NOTES.md.)
 template <class Policy, class KeysIn, class ValsIn, class KeysOut, class ValsOut, class Comp>
 __global__ void __launch_bounds__(Policy::tuning.merge.block_threads, Policy::tuning.merge.min_blocks_per_sm())
-    mergesort_merge_kernel(KeysIn keys_in, ValsIn vals_in, merge_pass pass, const index_t* partitions,
-                           KeysOut keys_out, ValsOut vals_out, Comp comp) {
+    mergesort_merge_kernel(KeysIn keys_in, ValsIn vals_in, merge_pass pass, const index_t* partitions, KeysOut keys_out,
+                           ValsOut vals_out, Comp comp) {
   extern __shared__ __align__(16) unsigned char shared_bytes[];
   const merge_tile_io<merge_pass_policy<Policy>, KeysIn, ValsIn, KeysIn, ValsIn, KeysOut, ValsOut, Comp> io{
       keys_in, vals_in, keys_in, vals_in, keys_out, vals_out, comp, shared_bytes};
+  detail::allow_dependent_launch();
+  detail::wait_for_prior_grid();  // the partition kernel
   const index_t tile = blockIdx.x;
   const merge_pass_tile t(pass, tile);
   // The tile ends where the next one starts, or at the end of its pair.
