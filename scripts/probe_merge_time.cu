@@ -2,39 +2,19 @@
 // of the whole merge, of its partition pass alone and of its tile kernel alone (2^26 + 2^26
 // int32 keys by default), timed with CUDA events like mergepath-bench.
 // Build: nvcc -std=c++17 -O3 -arch=sm_90 -Xcompiler=-fopenmp -Iinclude scripts/probe_merge_time.cu -o probe_merge_time
-#include <mergepath/mergepath.hpp>
-
-#include <algorithm>
-#include <cstdio>
-#include <cstdlib>
-#include <vector>
-
 #include <thrust/device_vector.h>
 #include <thrust/sequence.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <mergepath/mergepath.hpp>
+
+#include "probe_timing.cuh"
 
 using mergepath::index_t;
 struct wide_policy {  // a larger tile: fewer splits for the partition pass
   static constexpr mergepath::merge_tuning tuning{384, 27, 1, false, 1536, 1, 2};
 };
-
-template <class F>
-double per_call_us(cudaStream_t s, int calls, F f) {
-  cudaEvent_t t0, t1;
-  cudaEventCreate(&t0);
-  cudaEventCreate(&t1);
-  std::vector<float> ms;
-  for (int rep = 0; rep < 7; ++rep) {
-    cudaEventRecord(t0, s);
-    for (int c = 0; c < calls; ++c) f();
-    cudaEventRecord(t1, s);
-    cudaEventSynchronize(t1);
-    float m = 0;
-    cudaEventElapsedTime(&m, t0, t1);
-    ms.push_back(m);
-  }
-  std::sort(ms.begin(), ms.end());
-  return ms[ms.size() / 2] * 1000.0 / calls;
-}
 
 template <class policy>
 void measure(const char* name, index_t n) {

@@ -1,17 +1,17 @@
 // Where a sorted search's time goes: the median over reps of N back-to-back calls of the whole
 // lower-bound search (A into B), of its partition pass alone and of its tile kernel alone, and
 // of the complete index_match search, 2^26 + 2^26 int32 keys by default, timed with CUDA events.
-// Build: nvcc -std=c++17 -O3 -arch=sm_90 --extended-lambda -Xcompiler=-fopenmp -Iinclude scripts/probe_search_time.cu
-// -o probe_search_time
+// Build: nvcc -std=c++17 -O3 -arch=sm_90 --extended-lambda -Xcompiler=-fopenmp -Iinclude \
+//          scripts/probe_search_time.cu -o probe_search_time
 #include <thrust/device_vector.h>
 #include <thrust/sort.h>
 #include <thrust/tabulate.h>
 
-#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <mergepath/mergepath.hpp>
-#include <vector>
+
+#include "probe_timing.cuh"
 
 using mergepath::bounds;
 using mergepath::index_t;
@@ -21,25 +21,6 @@ template <int Threads, int Items, int Resident>
 struct shape {
   static constexpr mergepath::sorted_search_tuning tuning{Threads, Items, Resident};
 };
-
-template <class F>
-double per_call_us(cudaStream_t s, int calls, F f) {
-  cudaEvent_t t0, t1;
-  cudaEventCreate(&t0);
-  cudaEventCreate(&t1);
-  std::vector<float> ms;
-  for (int rep = 0; rep < 7; ++rep) {
-    cudaEventRecord(t0, s);
-    for (int c = 0; c < calls; ++c) f();
-    cudaEventRecord(t1, s);
-    cudaEventSynchronize(t1);
-    float m = 0;
-    cudaEventElapsedTime(&m, t0, t1);
-    ms.push_back(m);
-  }
-  std::sort(ms.begin(), ms.end());
-  return ms[ms.size() / 2] * 1000.0 / calls;
-}
 
 template <class Policy>
 void measure(index_t n) {
@@ -105,9 +86,8 @@ void measure(index_t n) {
 int main(int argc, char** argv) {
   index_t n = argc > 1 ? std::atol(argv[1]) : (index_t{1} << 26);
   measure<mergepath::default_sorted_search_policy<int>>(n);
-  measure<shape<256, 23, 2048>>(n);
-  measure<shape<512, 23, 2048>>(n);
+  measure<shape<256, 23, 1536>>(n);
   measure<shape<192, 23, 1920>>(n);
-  measure<shape<128, 27, 2048>>(n);
-  measure<shape<384, 19, 2304>>(n);
+  measure<shape<128, 23, 2048>>(n);
+  measure<shape<512, 23, 2048>>(n);
 }
