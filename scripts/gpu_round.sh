@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # One device round: GPU tests, compute-sanitizer (memcheck + racecheck) on small sizes, the
 # benchmark and the demo. Binaries come prebuilt in .devbuild/ (scripts/stage_devbuild.sh), so
-# no device time goes to compiling. Usage: scripts/gpu_round.sh [tests] [sanitize] [bench] [probe] [demo]
+# no device time goes to compiling. Usage: scripts/gpu_round.sh [tests] [sanitize | memcheck | racecheck]
+# [bench] [probe] [demo]
 set -uo pipefail
 cd "$(dirname "$0")/.."
 bin=.devbuild
@@ -28,18 +29,23 @@ for step in $steps; do
       run gpu-tests $bin/mergepath-gpu-tests --gtest_brief=1
       run gpu-large-tests $bin/mergepath-gpu-large-tests --gtest_brief=1
       run example-gpu $bin/mergepath-example-gpu ;;
-    sanitize)
+    sanitize|memcheck|racecheck)
       # The sweeps' small sizes cover every tile-edge case and stay quick under the tools. API
       # errors are not reported: some tests make CUDA calls fail on purpose (an oversized cudaMalloc).
-      export MERGEPATH_TEST_MAX_SIZE=20000
-      run memcheck compute-sanitizer --target-processes all --tool memcheck --report-api-errors no --error-exitcode 9 --leak-check full \
-        stdbuf -oL $bin/mergepath-gpu-tests --gtest_brief=1
-      export MERGEPATH_TEST_MAX_SIZE=6000  # racecheck is an order of magnitude slower
-      # RACECHECK_FILTER (a gtest filter) narrows it to what a change touched; the whole suite takes ~10 minutes.
-      # Unsorted input to sorted_search gives an unspecified result: threads' shares of a tile may
-      # overlap, and their shared-memory writes then race (in bounds; memcheck covers those tests).
-      run racecheck compute-sanitizer --target-processes all --tool racecheck --report-api-errors no --error-exitcode 9 \
-        stdbuf -oL $bin/mergepath-gpu-tests --gtest_brief=1 --gtest_filter="${RACECHECK_FILTER:--GpuSortedSearchUnsorted.*}"
+      if [ $step != racecheck ]; then
+        export MERGEPATH_TEST_MAX_SIZE=20000
+        run memcheck compute-sanitizer --target-processes all --tool memcheck --report-api-errors no --error-exitcode 9 --leak-check full \
+          stdbuf -oL $bin/mergepath-gpu-tests --gtest_brief=1
+      fi
+      if [ $step != memcheck ]; then
+        # racecheck is an order of magnitude slower: RACECHECK_MAX_SIZE and RACECHECK_FILTER (a
+        # gtest filter) narrow it to what a change touched; the whole suite takes ~10 minutes.
+        # Unsorted input to sorted_search gives an unspecified result: threads' shares of a tile
+        # may overlap, and their shared-memory writes then race (in bounds; memcheck covers those).
+        export MERGEPATH_TEST_MAX_SIZE=${RACECHECK_MAX_SIZE:-6000}
+        run racecheck compute-sanitizer --target-processes all --tool racecheck --report-api-errors no --error-exitcode 9 \
+          stdbuf -oL $bin/mergepath-gpu-tests --gtest_brief=1 --gtest_filter="${RACECHECK_FILTER:--GpuSortedSearchUnsorted.*}"
+      fi
       unset MERGEPATH_TEST_MAX_SIZE ;;
     bench)
       run bench $bin/mergepath-bench --json "$out/bench.json" ${BENCH_ARGS:-} ;;

@@ -58,7 +58,7 @@ void measure(index_t n) {
   auto tile = [&] {
     mergepath::detail::launch("sorted_search_tile_kernel", tile_kernel, static_cast<unsigned>(tiles), t.block_threads,
                               shared, ctx.stream(), pa, n, pb, n, static_cast<const index_t*>(parts.data().get()), po,
-                              nullptr, static_cast<unsigned long long*>(nullptr), mergepath::less<>{});
+                              nullptr, mergepath::kernel::match_totals{}, mergepath::less<>{});
   };
   auto lower = [&] {
     mergepath::sorted_search_tuned<Policy, bounds::lower, search::index, search::none>(ctx, pa, n, pb, n, po, nullptr);
@@ -67,27 +67,54 @@ void measure(index_t n) {
     mergepath::sorted_search_tuned<Policy, bounds::lower, search::index_match, search::index_match>(
         ctx, pa, n, pb, n, po, b_out.data().get());
   };
+  auto both_index = [&] {
+    mergepath::sorted_search_tuned<Policy, bounds::lower, search::index, search::index>(ctx, pa, n, pb, n, po,
+                                                                                        b_out.data().get());
+  };
+  // The complete search's tile kernel alone, with index and with index_match outputs.
+  thrust::device_vector<unsigned long long> counters(mergepath::kernel::match_totals::words);
+  const mergepath::kernel::match_totals totals{counters.data().get(), ctx.result_words().device};
+  auto both_tile = [&](auto type) {
+    constexpr search Type = decltype(type)::value;
+    constexpr auto kernel = mergepath::kernel::sorted_search_tile_kernel<Policy, bounds::lower, Type, Type, const int*,
+                                                                         const int*, int*, int*, mergepath::less<>>;
+    constexpr std::size_t bytes =
+        mergepath::kernel::search_layout_of<Policy, const int*, int*, int*, Type, Type>::bytes;
+    (void)mergepath::device::resident_blocks_per_sm<kernel>(ctx, t.block_threads, bytes);
+    mergepath::detail::launch("sorted_search_tile_kernel", kernel, static_cast<unsigned>(tiles), t.block_threads, bytes,
+                              ctx.stream(), pa, n, pb, n, static_cast<const index_t*>(parts.data().get()), po,
+                              b_out.data().get(), totals, mergepath::less<>{});
+  };
+  using index_type = std::integral_constant<search, search::index>;
+  using index_match_type = std::integral_constant<search, search::index_match>;
   auto copy = [&] {  // the lower bound's bytes: 3n ints moved as 1.5n read and 1.5n written
     cudaMemcpyAsync(copy_out.data().get(), copy_in.data().get(), (n + n / 2) * sizeof(int), cudaMemcpyDeviceToDevice,
                     ctx.stream());
   };
   std::printf("{%d, %d, %d}: %d blocks per SM, n = %ld + %ld\n", t.block_threads, t.items_per_thread,
               t.min_resident_threads, per_sm, static_cast<long>(n), static_cast<long>(n));
-  for (int calls : {1, 10})
+  for (int calls : {1, 10}) {
     std::printf(
         "  calls %2d: lower bound %.1f us, partition %.1f us, tile kernel %.1f us, complete index_match %.1f us, "
         "copy %.1f us\n",
         calls, per_call_us(ctx.stream(), calls, lower), per_call_us(ctx.stream(), calls, partition),
         per_call_us(ctx.stream(), calls, tile), per_call_us(ctx.stream(), calls, complete),
         per_call_us(ctx.stream(), calls, copy));
+    std::printf("            both sides: index %.1f us (tile kernel %.1f), index_match tile kernel %.1f us\n",
+                per_call_us(ctx.stream(), calls, both_index),
+                per_call_us(ctx.stream(), calls, [&] { both_tile(index_type{}); }),
+                per_call_us(ctx.stream(), calls, [&] { both_tile(index_match_type{}); }));
+  }
   ctx.synchronize();
 }
 
 int main(int argc, char** argv) {
   index_t n = argc > 1 ? std::atol(argv[1]) : (index_t{1} << 26);
   measure<mergepath::default_sorted_search_policy<int>>(n);
-  measure<shape<256, 23, 1536>>(n);
-  measure<shape<192, 23, 1920>>(n);
-  measure<shape<128, 23, 2048>>(n);
-  measure<shape<512, 23, 2048>>(n);
+  if (argc > 2) return 0;  // the default shape only
+  measure<shape<256, 27, 2048>>(n);
+  measure<shape<256, 31, 2048>>(n);
+  measure<shape<256, 27, 1536>>(n);
+  measure<shape<192, 27, 1920>>(n);
+  measure<shape<256, 29, 2048>>(n);
 }

@@ -18,10 +18,11 @@
 namespace mergepath_test {
 namespace {
 
-// The default tile of the GPU search for this key type (tuning/sorted_search.hpp).
-template <class Key>
+// The default tile of the GPU search for this key type (tuning/sorted_search.hpp); searches
+// that report matches have a tile of their own.
+template <class Key, bool ReportsMatches = false>
 constexpr index_t search_tile_items() {
-  return mergepath::default_sorted_search_policy<Key>::tuning.tile_items();
+  return mergepath::default_sorted_search_policy<Key, ReportsMatches>::tuning.tile_items();
 }
 
 // Total sizes around the tile's edges, primes, and one large size.
@@ -176,7 +177,9 @@ class GpuSortedSearch : public gpu_test {};
 
 TEST_F(GpuSortedSearch, EveryKindInt32) {
   mergepath::cuda_context ctx;
-  for (const search_case& c : search_cases(search_shapes_at_tile(search_tile_items<int>()))) {
+  std::vector<shape> shapes = search_shapes_at_tile(search_tile_items<int>());
+  for (shape s : search_shapes_at_tile(search_tile_items<int, true>(), false)) shapes.push_back(s);
+  for (const search_case& c : search_cases(shapes)) {
     SCOPED_TRACE(c.name());
     merge_input<int> in = make_search_input<int>(c, mergepath::less<>{});
     search_oracle expect = sorted_search_oracle(in, mergepath::less<>{});
@@ -277,6 +280,8 @@ class GpuSortedSearchRuns : public gpu_test {};
 TEST_F(GpuSortedSearchRuns, LongRunsAcrossTileEdges) {
   ASSERT_NO_FATAL_FAILURE(
       check_runs_across_tiles<mergepath::default_sorted_search_policy<int>>(search_tile_items<int>()));
+  ASSERT_NO_FATAL_FAILURE(
+      (check_runs_across_tiles<mergepath::default_sorted_search_policy<int, true>>(search_tile_items<int, true>())));
   ASSERT_NO_FATAL_FAILURE(check_runs_across_tiles<partition_pass_policy>(partition_pass_policy::tuning.tile_items()));
   ASSERT_NO_FATAL_FAILURE(check_runs_across_tiles<self_partition_policy>(self_partition_policy::tuning.tile_items()));
 }

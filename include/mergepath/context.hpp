@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <limits>
 #include <utility>
 
@@ -124,6 +125,27 @@ class cuda_context {
   void set_checked(bool on) { checked_ = on; }
   bool checked() const { return checked_; }
 
+  // Words of pinned host memory that kernels write directly (mapped), for the few numbers a call
+  // returns to the host (sorted_search's match counts): read after synchronize(), they cost no
+  // copy and no copy's latency. Allocated on first use; the context's calls share them, as they
+  // share its stream.
+  struct mapped_words {
+    std::uint64_t* host;
+    std::uint64_t* device;
+  };
+  static constexpr int mapped_word_count = 8;
+  mapped_words result_words() {
+    if (!result_words_.host) {
+      void* host = nullptr;
+      MERGEPATH_CUDA_CHECK(cudaHostAlloc(&host, mapped_word_count * sizeof(std::uint64_t), cudaHostAllocMapped));
+      result_words_.host = static_cast<std::uint64_t*>(host);
+      void* device = nullptr;
+      MERGEPATH_CUDA_CHECK(cudaHostGetDevicePointer(&device, host, 0));
+      result_words_.device = static_cast<std::uint64_t*>(device);
+    }
+    return result_words_;
+  }
+
   // Scratch memory for count elements, stream-ordered; reuses blocks the pool already holds.
   // Inside a stream capture the allocation becomes a graph node that the graph owns.
   template <class T>
@@ -153,6 +175,8 @@ class cuda_context {
       (void)cudaMemPoolDestroy(pool_);
       pool_ = nullptr;
     }
+    if (result_words_.host) (void)cudaFreeHost(result_words_.host);
+    result_words_ = {};
     if (owns_stream_ && stream_) (void)cudaStreamDestroy(stream_);
     stream_ = nullptr;
   }
@@ -163,6 +187,7 @@ class cuda_context {
   bool checked_ = false;
   cudaDeviceProp props_{};
   cudaMemPool_t pool_ = nullptr;
+  mapped_words result_words_{};
 };
 
 #else

@@ -96,11 +96,18 @@ __device__ void copy_run_to_shared(It src, int count, T* buffer, int pos) {
       int head = detail::min_of((v - pos % v) % v, count);  // elements before the first whole piece
       int vectors = (count - head) / v;
       int tail_begin = head + vectors * v;  // fewer than v elements follow the last piece
+      // Both addresses advance by a constant each round: the loads' issue rate bounds the
+      // search's tile kernel, and recomputing them from the piece index took ~14 instructions.
+      constexpr int stride = BlockThreads * v;
+      const T* next_from = from + head + tid * v;
+      int next_slot = pos + head + tid * v;
+      int left = vectors - tid;  // pieces from this thread's next one on
       constexpr int max_vectors = MaxCount / v + 1;
       MERGEPATH_UNROLL
       for (int i = 0; i < (max_vectors + BlockThreads - 1) / BlockThreads; ++i) {
-        int k = tid + i * BlockThreads;
-        if (k < vectors) __pipeline_memcpy_async(buffer + slot(pos + head + k * v), from + head + k * v, 16);
+        if (left > i * BlockThreads) __pipeline_memcpy_async(buffer + slot(next_slot), next_from, 16);
+        next_from += stride;
+        next_slot += stride;
       }
       if (tid < head) copy_element_to_shared(buffer + slot(pos + tid), from + tid);
       int t = tid - head;
@@ -187,9 +194,8 @@ __device__ void copy_global(SrcIt src, index_t count, DstIt dst) {
     const T* from = src;
     if ((reinterpret_cast<std::uintptr_t>(from) - reinterpret_cast<std::uintptr_t>(dst)) % 16 == 0) {
       constexpr index_t per_vector = 16 / sizeof(T);
-      index_t head = detail::min_of<index_t>((per_vector - reinterpret_cast<std::uintptr_t>(from) / sizeof(T) % per_vector) %
-                                                 per_vector,
-                                             count);
+      index_t head = detail::min_of<index_t>(
+          (per_vector - reinterpret_cast<std::uintptr_t>(from) / sizeof(T) % per_vector) % per_vector, count);
       index_t vectors = (count - head) / per_vector;
       for (index_t v = tid; v < vectors; v += BlockThreads)
         reinterpret_cast<uint4*>(dst + head)[v] = reinterpret_cast<const uint4*>(from + head)[v];

@@ -37,11 +37,13 @@ match_counts launch_sorted_search(cuda_context& ctx, AIt a, index_t a_count, BIt
   bool partition_pass = num_tiles > tuning.self_partition_waves * resident;
   // The counters are cleared first, so that nothing but kernels lies between the partition pass
   // and the tile kernel, which then overlap (programmatic dependent launch).
-  constexpr int match_counters = 2 * kernel::match_slots;
-  auto match_totals = ctx.allocate<unsigned long long>(counts_matches ? match_counters : 0);
-  if constexpr (counts_matches)
-    MERGEPATH_CUDA_CHECK(
-        cudaMemsetAsync(match_totals.data(), 0, match_counters * sizeof(unsigned long long), ctx.stream()));
+  auto match_counters = ctx.allocate<unsigned long long>(counts_matches ? kernel::match_totals::words : 0);
+  kernel::match_totals matches{match_counters.data(), nullptr};
+  if constexpr (counts_matches) {
+    matches.totals = ctx.result_words().device;
+    MERGEPATH_CUDA_CHECK(cudaMemsetAsync(match_counters.data(), 0,
+                                         kernel::match_totals::words * sizeof(unsigned long long), ctx.stream()));
+  }
   auto partitions = ctx.allocate<index_t>(partition_pass ? num_tiles + 1 : 0);
   temp_buffer<uint4> samples;
   if (partition_pass)
@@ -50,19 +52,17 @@ match_counts launch_sorted_search(cuda_context& ctx, AIt a, index_t a_count, BIt
 
   detail::launch_dependent("sorted_search_tile_kernel", tile_kernel, static_cast<unsigned>(num_tiles),
                            tuning.block_threads, shared_bytes, ctx.stream(), a, a_count, b, b_count,
-                           partition_pass ? partitions.data() : nullptr, a_out, b_out, match_totals.data(), comp);
+                           partition_pass ? partitions.data() : nullptr, a_out, b_out, matches, comp);
   if constexpr (!counts_matches) {
     return {};
   } else {
-    unsigned long long totals[match_counters];
-    MERGEPATH_CUDA_CHECK(
-        cudaMemcpyAsync(totals, match_totals.data(), sizeof totals, cudaMemcpyDeviceToHost, ctx.stream()));
-    ctx.synchronize();
+    detail::launch_dependent("match_totals_kernel", kernel::match_totals_kernel<kernel::match_totals::slots>, 1, 64, 0,
+                             ctx.stream(), matches);
+    ctx.synchronize();  // match_totals_kernel wrote the totals to host memory
+    const std::uint64_t* totals = ctx.result_words().host;
     match_counts sum;
-    for (int s = 0; s < kernel::match_slots; ++s) {
-      if constexpr (reports_matches(TypeA)) sum.a += static_cast<index_t>(totals[2 * s]);
-      if constexpr (reports_matches(TypeB)) sum.b += static_cast<index_t>(totals[2 * s + 1]);
-    }
+    if constexpr (reports_matches(TypeA)) sum.a = static_cast<index_t>(totals[0]);
+    if constexpr (reports_matches(TypeB)) sum.b = static_cast<index_t>(totals[1]);
     return sum;
   }
 }
@@ -84,7 +84,8 @@ match_counts sorted_search_tuned(cuda_context& ctx, AIt a, index_t a_count, BIt 
 template <bounds Bounds, search TypeA, search TypeB, class AIt, class BIt, class AOut, class BOut, class Comp = less<>>
 match_counts sorted_search(cuda_context& ctx, AIt a, index_t a_count, BIt b, index_t b_count, AOut a_out, BOut b_out,
                            Comp comp = {}) {
-  return sorted_search_tuned<default_sorted_search_policy<kernel::value_of<AIt>>, Bounds, TypeA, TypeB>(
+  constexpr bool reports = reports_matches(TypeA) || reports_matches(TypeB);
+  return sorted_search_tuned<default_sorted_search_policy<kernel::value_of<AIt>, reports>, Bounds, TypeA, TypeB>(
       ctx, a, a_count, b, b_count, a_out, b_out, comp);
 }
 

@@ -69,16 +69,96 @@ __device__ block::tile_splits search_tile_splits(AIt a, index_t a_count, BIt b, 
   return {begin, clamp_next_split(begin, partitions[blockIdx.x + 1], diag0, diag1)};
 }
 
-// Counters the match totals are spread over (A's and B's side by side), summed on the host.
-constexpr int match_slots = 64;
+// A side's bounds as its results count them: in 32 bits where the output type keeps no more
+// (the result is the same after the cast, and a step's arithmetic stays 32-bit), else index_t.
+template <class Out>
+using bound_counter_t = std::conditional_t<std::is_integral_v<Out> && sizeof(Out) <= 4, std::uint32_t, index_t>;
 
-// One tile per block. match_totals[2 * s] and [2 * s + 1] (s < match_slots) collect the matches
-// of A and B when the side reports them.
+// search_result for a bound and bit k of `matched`: a 32-bit index_match shifts the flag straight
+// into the top bit (two instructions; through a bool, the compiler spent four).
+template <search Type, class Out, class Counter>
+__device__ __forceinline__ Out step_result(Counter bound, unsigned matched, int k) {
+  if constexpr (Type == search::index_match && std::is_same_v<Counter, std::uint32_t> && sizeof(Out) == 4)
+    return static_cast<Out>(bound | ((matched << (31 - k)) & 0x80000000u));
+  else
+    return search_result<Type, Out>(static_cast<index_t>(bound), (matched >> k) & 1u);
+}
+
+// Writes one thread's results to shared memory from its walk's decisions (bit k of `taken` marks
+// the steps it made): step k emits a's element at its bound in b, or b's at its bound in a, then
+// moves that side on. a_slots / b_slots: where the thread's first a / b result goes; a_bound /
+// b_bound: the bound of its first a in b / of its first b in a. Only the count of a steps is
+// carried from step to step: after k steps b has moved k minus that count, and every address
+// and bound is an offset of one or the other.
+template <search TypeA, search TypeB, int Items, class AOutT, class BOutT>
+__device__ __forceinline__ void scatter_search_results(search_steps decided, unsigned taken, AOutT* a_slots,
+                                                       index_t a_bound, BOutT* b_slots, index_t b_bound) {
+  const auto a_bound_first = static_cast<bound_counter_t<AOutT>>(a_bound);
+  const auto b_bound_first = static_cast<bound_counter_t<BOutT>>(b_bound);
+  const unsigned b_steps = ~decided.from_a & taken;
+  int a_steps = 0;  // before step k
+  MERGEPATH_UNROLL
+  for (int k = 0; k < Items; ++k) {
+    const bool from_a = (decided.from_a >> k) & 1u;
+    if constexpr (TypeA != search::none)
+      if (from_a) a_slots[a_steps] = step_result<TypeA, AOutT>(a_bound_first + (k - a_steps), decided.matched, k);
+    if constexpr (TypeB != search::none)
+      if ((b_steps >> k) & 1u)
+        b_slots[k - a_steps] = step_result<TypeB, BOutT>(b_bound_first + a_steps, decided.matched, k);
+    a_steps += from_a;
+  }
+}
+
+// Where the match counts add up: per block, then one atomic per block and side into one of
+// `slots` counters (hundreds of thousands of atomics on one address serialize: measured, they
+// doubled the complete search's time); then match_totals_kernel sums the slots into `totals`,
+// host memory the caller reads once the stream is done (cuda_context::result_words). A ticket
+// for the grid's last block to sum them instead cost more (22.8k atomics on one address, ~8 us).
+struct match_totals {
+  static constexpr int slots = 64;
+  unsigned long long* counters;  // 2 * slots, A's and B's side by side; zeroed before the search
+  std::uint64_t* totals;         // A's, B's
+  static constexpr int words = 2 * slots;
+};
+
+// Adds one block's match counts (each thread's) to the slots, as match_totals says.
+__device__ inline void add_match_counts(match_totals out, int a_matches, int b_matches) {
+  __shared__ int block_matches[2];
+  if (threadIdx.x == 0) block_matches[0] = block_matches[1] = 0;
+  __syncthreads();
+  for (int offset = 16; offset > 0; offset /= 2) {
+    a_matches += __shfl_down_sync(~0u, a_matches, offset);
+    b_matches += __shfl_down_sync(~0u, b_matches, offset);
+  }
+  if (threadIdx.x % 32 == 0) {
+    if (a_matches) atomicAdd(&block_matches[0], a_matches);
+    if (b_matches) atomicAdd(&block_matches[1], b_matches);
+  }
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    unsigned long long* slot = out.counters + 2 * (blockIdx.x % match_totals::slots);
+    if (block_matches[0]) atomicAdd(slot, static_cast<unsigned long long>(block_matches[0]));
+    if (block_matches[1]) atomicAdd(slot + 1, static_cast<unsigned long long>(block_matches[1]));
+  }
+}
+
+// totals[side] = the sum of the side's Slots (match_totals::slots) counters: one warp per side.
+template <int Slots>
+__global__ void __launch_bounds__(64) match_totals_kernel(match_totals matches) {
+  detail::wait_for_prior_grid();  // the tile kernel
+  const int side = threadIdx.x / 32, lane = threadIdx.x % 32;
+  unsigned long long sum = 0;
+  for (int s = lane; s < Slots; s += 32) sum += matches.counters[2 * s + side];
+  for (int offset = 16; offset > 0; offset /= 2) sum += __shfl_down_sync(~0u, sum, offset);
+  if (lane == 0) matches.totals[side] = sum;
+}
+
+// One tile per block. `matches` collects the matches of the sides that report them.
 template <class Policy, bounds Bounds, search TypeA, search TypeB, class AIt, class BIt, class AOut, class BOut,
           class Comp>
 __global__ void __launch_bounds__(Policy::tuning.block_threads, Policy::tuning.min_blocks_per_sm())
     sorted_search_tile_kernel(AIt a, index_t a_count, BIt b, index_t b_count, const index_t* partitions, AOut a_out,
-                              BOut b_out, unsigned long long* match_totals, Comp comp) {
+                              BOut b_out, match_totals matches, Comp comp) {
   constexpr sorted_search_tuning tuning = Policy::tuning;
   constexpr int threads = tuning.block_threads;
   constexpr int items = tuning.items_per_thread;
@@ -145,44 +225,11 @@ __global__ void __launch_bounds__(Policy::tuning.block_threads, Policy::tuning.m
   std::size_t b_offset = (a_slots * sizeof(AOutT) + 15) / 16 * 16;
   BOutT* b_results = reinterpret_cast<BOutT*>(shared_bytes + b_offset);
   if constexpr (TypeB != search::none) b_results += store_residue<BOutT>(b_out + b0);
-  // Step k emits a[i] at bound j in b, or b[j] at bound i in a, then moves that side on.
-  const unsigned b_steps = ~decided.from_a & (steps >= 32 ? ~0u : (1u << steps) - 1);
-  int i = i_first, j = j_first;
-  MERGEPATH_UNROLL
-  for (int k = 0; k < items; ++k) {
-    bool match = (decided.matched >> k) & 1u;
-    bool from_a = (decided.from_a >> k) & 1u;
-    if constexpr (TypeA != search::none)
-      if (from_a) a_results[i] = search_result<TypeA, AOutT>(b0 + j, match);
-    if constexpr (TypeB != search::none)
-      if ((b_steps >> k) & 1u) b_results[j] = search_result<TypeB, BOutT>(a0 + i, match);
-    i += from_a;
-    j += !from_a;
-  }
-  if constexpr (reports_matches(TypeA) || reports_matches(TypeB)) {
-    int a_matches = __popc(decided.matched & decided.from_a);
-    int b_matches = __popc(decided.matched & ~decided.from_a);
-    // Summed per warp, then per block in shared memory, then one atomic per block and side into
-    // one of match_slots counters: hundreds of thousands of atomics on one address serialize
-    // (measured: they doubled the complete search's time).
-    __shared__ int block_matches[2];
-    if (threadIdx.x == 0) block_matches[0] = block_matches[1] = 0;
-    __syncthreads();
-    for (int offset = 16; offset > 0; offset /= 2) {
-      a_matches += __shfl_down_sync(~0u, a_matches, offset);
-      b_matches += __shfl_down_sync(~0u, b_matches, offset);
-    }
-    if (threadIdx.x % 32 == 0) {
-      if (a_matches) atomicAdd(&block_matches[0], a_matches);
-      if (b_matches) atomicAdd(&block_matches[1], b_matches);
-    }
-    __syncthreads();
-    if (threadIdx.x == 0) {
-      unsigned long long* slot = match_totals + 2 * (blockIdx.x % match_slots);
-      if (block_matches[0]) atomicAdd(slot, static_cast<unsigned long long>(block_matches[0]));
-      if (block_matches[1]) atomicAdd(slot + 1, static_cast<unsigned long long>(block_matches[1]));
-    }
-  }
+  const unsigned taken = steps >= 32 ? ~0u : (1u << steps) - 1;
+  scatter_search_results<TypeA, TypeB, items>(decided, taken, a_results + i_first, b0 + j_first, b_results + j_first,
+                                              a0 + i_first);
+  if constexpr (reports_matches(TypeA) || reports_matches(TypeB))
+    add_match_counts(matches, __popc(decided.matched & decided.from_a), __popc(decided.matched & ~decided.from_a));
   __syncthreads();
   if constexpr (TypeA != search::none) block::store_shared_to_global<threads, items>(a_results, a_n, a_out + a0);
   if constexpr (TypeB != search::none) block::store_shared_to_global<threads, items>(b_results, b_n, b_out + b0);

@@ -1,6 +1,8 @@
 // merge_path: the co-rank search under every algorithm here (seeds 001/002: co-rank; 000/003: MergePath).
 #pragma once
 
+#include <type_traits>
+
 #include "../detail/config.hpp"
 #include "../functional.hpp"
 
@@ -17,7 +19,8 @@ MERGEPATH_HD Index merge_path_within(AIt a, BIt b, Index diag, Index begin, Inde
     Index mid[Probes];
     MERGEPATH_UNROLL
     for (int p = 0; p < Probes; ++p) {
-      mid[p] = begin + length * (p + 1) / (Probes + 1);  // in [begin, end)
+      // in [begin, end); unsigned, as length > 0, so that the division is a shift
+      mid[p] = begin + static_cast<Index>(static_cast<std::make_unsigned_t<Index>>(length * (p + 1)) / (Probes + 1));
       // Does a[mid] come out before b[diag - 1 - mid]? Then the split lies after mid.
       a_first[p] =
           Bounds == bounds::lower ? !comp(b[diag - 1 - mid[p]], a[mid[p]]) : comp(a[mid[p]], b[diag - 1 - mid[p]]);

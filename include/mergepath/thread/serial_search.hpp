@@ -134,48 +134,68 @@ enum class run_ends { tested, by_neighbours };
 template <bounds Bounds, bool MatchA, bool MatchB, int Count, run_ends Ends = run_ends::tested, class It, class Comp>
 MERGEPATH_HD search_steps serial_search_n(const search_runs<It>& runs, int i, int j, int steps, Comp comp) {
   static_assert(Count <= 32, "the decisions are bits of one word");
+  constexpr bool tested = Ends == run_ends::tested;
   // The match tests' other neighbour: the previous a (lower bound) or the previous b (upper).
   constexpr bool keeps_a_prev = Bounds == bounds::lower && MatchB;
   constexpr bool keeps_b_prev = Bounds == bounds::upper && MatchA;
   using Key = std::remove_cv_t<std::remove_reference_t<decltype(*runs.a)>>;
   const It a = runs.a;
   const It b = runs.b;
+  const int i_first = i, j_first = j;
   Key a_key = a[i], b_key = b[j];
   Key a_prev = a[keeps_a_prev ? detail::max_of(i - 1, -runs.a_before) : i];  // trusted only where a[i - 1] exists
   Key b_prev = b[keeps_b_prev ? detail::max_of(j - 1, -runs.b_before) : j];  // trusted only where b[j - 1] exists
+  // The next element of each run, as an address that moves on with its side; positions are
+  // counted only where the end tests need them (the walk's instructions bound the tile kernel).
+  It a_next = a + (i + 1), b_next = b + (j + 1);
   search_steps out;
   MERGEPATH_UNROLL
   for (int k = 0; k < Count; ++k) {
     // Past `steps` (a thread's share ends early only at the tile's end) a keeps moving through
     // padding; those steps' bits are dropped below.
     bool take_a;
-    if constexpr (Ends == run_ends::tested)
+    if constexpr (tested)
       take_a = j >= runs.b_count || (i < runs.a_count && takes_a<Bounds>(a_key, b_key, comp));
     else
       take_a = takes_a<Bounds>(a_key, b_key, comp);
     if constexpr (MatchA || MatchB) {
+      // Without end tests every neighbour a match test needs exists, but for the inputs' first
+      // elements: the a before a[0] (lower) or the b before b[0] (upper), handled after the walk.
       bool match;
       if constexpr (Bounds == bounds::lower)
-        match = take_a ? MatchA && a_has_match<Bounds>(a_key, b_key, j < runs.b_count + runs.b_after, comp)
-                       : MatchB && b_has_match<Bounds>(b_key, a_prev, i > -runs.a_before, comp);
+        match = take_a ? MatchA && a_has_match<Bounds>(a_key, b_key, !tested || j < runs.b_count + runs.b_after, comp)
+                       : MatchB && b_has_match<Bounds>(b_key, a_prev, !tested || i > -runs.a_before, comp);
       else
-        match = take_a ? MatchA && a_has_match<Bounds>(a_key, b_prev, j > -runs.b_before, comp)
-                       : MatchB && b_has_match<Bounds>(b_key, a_key, i < runs.a_count + runs.a_after, comp);
+        match = take_a ? MatchA && a_has_match<Bounds>(a_key, b_prev, !tested || j > -runs.b_before, comp)
+                       : MatchB && b_has_match<Bounds>(b_key, a_key, !tested || i < runs.a_count + runs.a_after, comp);
       out.matched |= static_cast<unsigned>(match) << k;
     }
     out.from_a |= static_cast<unsigned>(take_a) << k;
-    const It next_slot = take_a ? a + (i + 1) : b + (j + 1);  // one load, from the side that moves
-    Key next = *next_slot;
+    Key next = *(take_a ? a_next : b_next);  // one load, from the side that moves
     if constexpr (keeps_a_prev) a_prev = take_a ? a_key : a_prev;
     if constexpr (keeps_b_prev) b_prev = take_a ? b_prev : b_key;
     a_key = take_a ? next : a_key;
     b_key = take_a ? b_key : next;
-    i += take_a;
-    j += !take_a;
+    a_next = a_next + static_cast<int>(take_a);
+    b_next = b_next + static_cast<int>(!take_a);
+    if constexpr (tested) {
+      i += take_a;
+      j += !take_a;
+    }
   }
   unsigned taken = steps >= 32 ? ~0u : (1u << steps) - 1;
   out.from_a &= taken;
   out.matched &= taken;
+  if constexpr (!tested) {
+    // Steps before the walk's first a (lower) or first b (upper), from the inputs' very first
+    // element on that side, have no neighbour to match: their bits are cleared here.
+    if constexpr (keeps_a_prev)
+      if (i_first == 0 && runs.a_before == 0) out.matched &= ~((out.from_a & (0u - out.from_a)) - 1u);
+    if constexpr (keeps_b_prev) {
+      unsigned from_b = ~out.from_a & taken;
+      if (j_first == 0 && runs.b_before == 0) out.matched &= ~((from_b & (0u - from_b)) - 1u);
+    }
+  }
   return out;
 }
 

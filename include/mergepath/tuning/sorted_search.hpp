@@ -30,19 +30,23 @@ struct sorted_search_tuning {
 // The merge's keys shapes (tuning/merge.hpp) to start from: the search reads the same tiles and
 // writes at most as much. 4-byte keys, measured on an H200 at 2^26 + 2^26 (bench/NOTES.md): the
 // walk keeps no bounds in registers, so 32 registers serve and 2048 resident threads (8 blocks
-// of 256) overlap one block's loads with another's walk best: lower bound 252 us against 261 us
-// at 1536. Fewer, larger blocks lost (384 x 27, 512 x 23: 268 us); smaller ones won in the
-// tile kernel but doubled the partition pass's splits.
-constexpr sorted_search_tuning sorted_search_tuning_for(int arch, std::size_t key_bytes) {
+// of 256) overlap one block's loads with another's walk best. Fewer, larger blocks lost (384 x
+// 27, 512 x 23); smaller ones won in the tile kernel but doubled the partition pass's splits.
+// Searches that report matches spend more of each step on the match tests, so longer threads
+// (27 steps), which spread each thread's fixed costs and the pass's splits over more steps,
+// won there: complete index_match 358-362 us against 369-376 us at 23.
+constexpr sorted_search_tuning sorted_search_tuning_for(int arch, std::size_t key_bytes, bool reports_matches = false) {
   (void)arch;
-  if (key_bytes <= 4) return {256, 23, 2048, 2};
+  if (key_bytes <= 4)
+    return reports_matches ? sorted_search_tuning{256, 27, 2048, 2} : sorted_search_tuning{256, 23, 2048, 2};
   if (key_bytes <= 8) return {256, 13, 1536, 2};
   return {128, 7, 1024, 2};
 }
 
-template <class Key>
+// ReportsMatches: for searches where a side asks for match flags or counts.
+template <class Key, bool ReportsMatches = false>
 struct default_sorted_search_policy {
-  static constexpr sorted_search_tuning tuning = sorted_search_tuning_for(90, sizeof(Key));
+  static constexpr sorted_search_tuning tuning = sorted_search_tuning_for(90, sizeof(Key), ReportsMatches);
 };
 
 }  // namespace mergepath
