@@ -7,7 +7,10 @@
 #include <thrust/sort.h>
 #include <thrust/tabulate.h>
 
+#include <algorithm>
+#include <chrono>
 #include <cstdio>
+#include <vector>
 #include <cstdlib>
 #include <mergepath/mergepath.hpp>
 
@@ -85,6 +88,14 @@ void measure(index_t n) {
                               ctx.stream(), pa, n, pb, n, static_cast<const index_t*>(parts.data().get()), po,
                               b_out.data().get(), totals, mergepath::less<>{});
   };
+  // The complete search's kernels back to back, nothing waited for: what the host's part costs.
+  auto complete_kernels = [&] {
+    partition();
+    both_tile(std::integral_constant<search, search::index_match>{});
+    mergepath::detail::launch("match_totals_kernel",
+                              mergepath::kernel::match_totals_kernel<mergepath::kernel::match_totals::slots>, 1, 64, 0,
+                              ctx.stream(), totals);
+  };
   using index_type = std::integral_constant<search, search::index>;
   using index_match_type = std::integral_constant<search, search::index_match>;
   auto copy = [&] {  // the lower bound's bytes: 3n ints moved as 1.5n read and 1.5n written
@@ -104,12 +115,51 @@ void measure(index_t n) {
                 per_call_us(ctx.stream(), calls, both_index),
                 per_call_us(ctx.stream(), calls, [&] { both_tile(index_type{}); }),
                 per_call_us(ctx.stream(), calls, [&] { both_tile(index_match_type{}); }));
+    std::printf("            complete index_match's kernels alone %.1f us\n",
+                per_call_us(ctx.stream(), calls, complete_kernels));
   }
+  ctx.synchronize();
+}
+
+__global__ void store_word(volatile std::uint64_t* word, std::uint64_t value) { *word = value; }
+__global__ void spin_for(long long cycles) {
+  long long start = clock64();
+  while (clock64() - start < cycles) {
+  }
+}
+
+// How long the host waits for a one-thread kernel's result: through cudaStreamSynchronize, or by
+// watching the mapped word it stores (cuda_context::wait_for_result_word). Medians of 201 calls.
+void measure_wait() {
+  mergepath::cuda_context ctx;
+  std::uint64_t* word = ctx.result_words().device + 3;
+  auto median_us = [&](auto&& wait) {
+    std::vector<double> us;
+    for (int r = 0; r < 201; ++r) {
+      std::uint64_t value = ctx.next_result_sequence();
+      auto start = std::chrono::steady_clock::now();
+      store_word<<<1, 1, 0, ctx.stream()>>>(word, value);
+      wait(value);
+      us.push_back(std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count());
+    }
+    std::sort(us.begin(), us.end());
+    return us[us.size() / 2];
+  };
+  double synced = median_us([&](std::uint64_t) { ctx.synchronize(); });
+  double watched = median_us([&](std::uint64_t value) { ctx.wait_for_result_word(3, value); });
+  std::printf("launch + wait for one store: cudaStreamSynchronize %.1f us, watching the word %.1f us\n", synced,
+              watched);
+  spin_for<<<1, 1, 0, ctx.stream()>>>(10000000);
+  cudaError_t query = cudaStreamQuery(ctx.stream());
+  cudaError_t last = cudaGetLastError();
+  std::printf("stream query while busy: %s; last error after it: %s\n", cudaGetErrorName(query),
+              cudaGetErrorName(last));
   ctx.synchronize();
 }
 
 int main(int argc, char** argv) {
   index_t n = argc > 1 ? std::atol(argv[1]) : (index_t{1} << 26);
+  measure_wait();
   measure<mergepath::default_sorted_search_policy<int>>(n);
   if (argc > 2) return 0;  // the default shape only
   measure<shape<256, 27, 2048>>(n);

@@ -2,9 +2,11 @@
 #pragma once
 
 #include <algorithm>
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <stdexcept>
 #include <utility>
 
 #include "detail/config.hpp"
@@ -126,8 +128,8 @@ class cuda_context {
   bool checked() const { return checked_; }
 
   // Words of pinned host memory that kernels write directly (mapped), for the few numbers a call
-  // returns to the host (sorted_search's match counts): read after synchronize(), they cost no
-  // copy and no copy's latency. Allocated on first use; the context's calls share them, as they
+  // returns to the host (sorted_search's match counts): read after synchronize() or
+  // wait_for_result_word(), they cost no copy and no copy's latency. Allocated on first use; the context's calls share them, as they
   // share its stream.
   struct mapped_words {
     std::uint64_t* host;
@@ -139,12 +141,54 @@ class cuda_context {
       void* host = nullptr;
       MERGEPATH_CUDA_CHECK(cudaHostAlloc(&host, mapped_word_count * sizeof(std::uint64_t), cudaHostAllocMapped));
       result_words_.host = static_cast<std::uint64_t*>(host);
+      std::fill(result_words_.host, result_words_.host + mapped_word_count, std::uint64_t{0});
       void* device = nullptr;
       MERGEPATH_CUDA_CHECK(cudaHostGetDevicePointer(&device, host, 0));
       result_words_.device = static_cast<std::uint64_t*>(device);
     }
     return result_words_;
   }
+
+  // A value no earlier call stored to a result word, for a kernel to store when its results are
+  // written (wait_for_result_word).
+  std::uint64_t next_result_sequence() { return ++result_sequence_; }
+
+  // Waits until a kernel queued on the stream has stored `value` to result word `index`: the host
+  // goes on as soon as the word lands instead of when the stream's end is signalled (a one-thread
+  // kernel's result: 7.7 us from launch against 9.8 through cudaStreamSynchronize, on an H200).
+  // Throws cuda_error if the stream fails first.
+  void wait_for_result_word(int index, std::uint64_t value) {
+    const volatile std::uint64_t* word = result_words().host + index;
+    for (unsigned spin = 1;; ++spin) {
+      if (*word == value) break;
+      if (spin % 1024 == 0) {  // now and then, ask whether the stream failed (or is done)
+        cudaError_t status = cudaStreamQuery(stream_);
+        if (status == cudaErrorNotReady) continue;
+        MERGEPATH_CUDA_CHECK(status);
+        if (*word != value) throw std::logic_error("mergepath: the stream finished without storing its result");
+        break;
+      }
+    }
+    std::atomic_thread_fence(std::memory_order_acquire);  // the words stored before this one are read after it
+  }
+
+  // Device counters that are zero between calls (zeroed_counter_count of them): the kernel that
+  // reads them last clears them too, so a call clears nothing first. A call takes them here and
+  // says counters_cleared() once that kernel is queued; if it throws in between, the next take
+  // clears them.
+  static constexpr int zeroed_counter_count = 128;
+  unsigned long long* take_zeroed_counters() {
+    if (!zeroed_counters_) {
+      MERGEPATH_CUDA_CHECK(cudaMalloc(&zeroed_counters_, zeroed_counter_count * sizeof(unsigned long long)));
+      counters_dirty_ = true;
+    }
+    if (counters_dirty_)
+      MERGEPATH_CUDA_CHECK(
+          cudaMemsetAsync(zeroed_counters_, 0, zeroed_counter_count * sizeof(unsigned long long), stream_));
+    counters_dirty_ = true;
+    return zeroed_counters_;
+  }
+  void counters_cleared() { counters_dirty_ = false; }
 
   // Scratch memory for count elements, stream-ordered; reuses blocks the pool already holds.
   // Inside a stream capture the allocation becomes a graph node that the graph owns.
@@ -175,6 +219,8 @@ class cuda_context {
       (void)cudaMemPoolDestroy(pool_);
       pool_ = nullptr;
     }
+    if (zeroed_counters_) (void)cudaFree(zeroed_counters_);
+    zeroed_counters_ = nullptr;
     if (result_words_.host) (void)cudaFreeHost(result_words_.host);
     result_words_ = {};
     if (owns_stream_ && stream_) (void)cudaStreamDestroy(stream_);
@@ -188,6 +234,9 @@ class cuda_context {
   cudaDeviceProp props_{};
   cudaMemPool_t pool_ = nullptr;
   mapped_words result_words_{};
+  std::uint64_t result_sequence_ = 0;
+  unsigned long long* zeroed_counters_ = nullptr;
+  bool counters_dirty_ = true;
 };
 
 #else

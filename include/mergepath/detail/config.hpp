@@ -45,5 +45,16 @@ MERGEPATH_HD inline int popcount(unsigned bits) {
 #endif
 }
 
+// Makes the GPU compiler hold `bits` in a register here. Bits OR-ed in from comparisons are
+// otherwise kept as predicates for as long as it can, then moved bit by bit between registers
+// once predicates run out (SASS of the index_match walk: ~6 instructions a step).
+MERGEPATH_HD inline void materialize(unsigned& bits) {
+#if defined(__CUDA_ARCH__)
+  asm("" : "+r"(bits));
+#else
+  (void)bits;
+#endif
+}
+
 }  // namespace detail
 }  // namespace mergepath

@@ -35,30 +35,33 @@ match_counts launch_sorted_search(cuda_context& ctx, AIt a, index_t a_count, BIt
   // the partition pass finds them for all (tuning/sorted_search.hpp).
   index_t resident = static_cast<index_t>(per_sm) * ctx.props().multiProcessorCount;
   bool partition_pass = num_tiles > tuning.self_partition_waves * resident;
-  // The counters are cleared first, so that nothing but kernels lies between the partition pass
-  // and the tile kernel, which then overlap (programmatic dependent launch).
-  auto match_counters = ctx.allocate<unsigned long long>(counts_matches ? kernel::match_totals::words : 0);
-  kernel::match_totals matches{match_counters.data(), nullptr};
-  if constexpr (counts_matches) {
-    matches.totals = ctx.result_words().device;
-    MERGEPATH_CUDA_CHECK(cudaMemsetAsync(match_counters.data(), 0,
-                                         kernel::match_totals::words * sizeof(unsigned long long), ctx.stream()));
-  }
-  auto partitions = ctx.allocate<index_t>(partition_pass ? num_tiles + 1 : 0);
-  temp_buffer<uint4> samples;
-  if (partition_pass)
-    samples = launch_merge_partition<Bounds, 1, tuning.partition_sample_bytes>(
-        ctx, a, a_count, b, b_count, tuning.tile_items(), num_tiles + 1, partitions.data(), comp);
+  // The match counters are zero already (cuda_context::take_zeroed_counters), so nothing but
+  // kernels lies between the partition pass and the tile kernel, which then overlap (programmatic
+  // dependent launch).
+  kernel::match_totals matches{nullptr, nullptr, 0};
+  if constexpr (counts_matches)
+    matches = {ctx.take_zeroed_counters(), ctx.result_words().device, ctx.next_result_sequence()};
+  static_assert(kernel::match_totals::words <= cuda_context::zeroed_counter_count, "the context has the counters");
+  {
+    auto partitions = ctx.allocate<index_t>(partition_pass ? num_tiles + 1 : 0);
+    temp_buffer<uint4> samples;
+    if (partition_pass)
+      samples = launch_merge_partition<Bounds, 1, tuning.partition_sample_bytes>(
+          ctx, a, a_count, b, b_count, tuning.tile_items(), num_tiles + 1, partitions.data(), comp);
 
-  detail::launch_dependent("sorted_search_tile_kernel", tile_kernel, static_cast<unsigned>(num_tiles),
-                           tuning.block_threads, shared_bytes, ctx.stream(), a, a_count, b, b_count,
-                           partition_pass ? partitions.data() : nullptr, a_out, b_out, matches, comp);
+    detail::launch_dependent("sorted_search_tile_kernel", tile_kernel, static_cast<unsigned>(num_tiles),
+                             tuning.block_threads, shared_bytes, ctx.stream(), a, a_count, b, b_count,
+                             partition_pass ? partitions.data() : nullptr, a_out, b_out, matches, comp);
+    if constexpr (counts_matches) {
+      detail::launch_dependent("match_totals_kernel", kernel::match_totals_kernel<kernel::match_totals::slots>, 1,
+                               64, 0, ctx.stream(), matches);
+      ctx.counters_cleared();
+    }
+  }  // the scratch goes back to the pool (stream-ordered) before the host waits, not after
   if constexpr (!counts_matches) {
     return {};
   } else {
-    detail::launch_dependent("match_totals_kernel", kernel::match_totals_kernel<kernel::match_totals::slots>, 1, 64, 0,
-                             ctx.stream(), matches);
-    ctx.synchronize();  // match_totals_kernel wrote the totals to host memory
+    ctx.wait_for_result_word(2, matches.sequence);
     const std::uint64_t* totals = ctx.result_words().host;
     match_counts sum;
     if constexpr (reports_matches(TypeA)) sum.a = static_cast<index_t>(totals[0]);

@@ -95,6 +95,29 @@ __device__ __forceinline__ void scatter_search_results(search_steps decided, uns
                                                        index_t a_bound, BOutT* b_slots, index_t b_bound) {
   const auto a_bound_first = static_cast<bound_counter_t<AOutT>>(a_bound);
   const auto b_bound_first = static_cast<bound_counter_t<BOutT>>(b_bound);
+  constexpr bool both_sides = TypeA != search::none && TypeB != search::none && std::is_same_v<AOutT, BOutT>;
+  constexpr unsigned all_steps = ~0u >> (32 - Items);
+  if constexpr (both_sides) {
+    if (taken == all_steps) {
+      // Every step emits one result, a's or b's: one value, one store to one of two addresses
+      // (predicated stores for both sides issued ~6 more instructions a step).
+      int a_steps = 0;  // before step k
+      MERGEPATH_UNROLL
+      for (int k = 0; k < Items; ++k) {
+        const bool from_a = (decided.from_a >> k) & 1u;
+        AOutT result;
+        if constexpr (TypeA == TypeB)
+          result = step_result<TypeA, AOutT>(from_a ? a_bound_first + (k - a_steps) : b_bound_first + a_steps,
+                                             decided.matched, k);
+        else
+          result = from_a ? step_result<TypeA, AOutT>(a_bound_first + (k - a_steps), decided.matched, k)
+                          : step_result<TypeB, BOutT>(b_bound_first + a_steps, decided.matched, k);
+        *(from_a ? a_slots + a_steps : b_slots + (k - a_steps)) = result;
+        a_steps += from_a;
+      }
+      return;
+    }
+  }
   const unsigned b_steps = ~decided.from_a & taken;
   int a_steps = 0;  // before step k
   MERGEPATH_UNROLL
@@ -112,45 +135,63 @@ __device__ __forceinline__ void scatter_search_results(search_steps decided, uns
 // Where the match counts add up: per block, then one atomic per block and side into one of
 // `slots` counters (hundreds of thousands of atomics on one address serialize: measured, they
 // doubled the complete search's time); then match_totals_kernel sums the slots into `totals`,
-// host memory the caller reads once the stream is done (cuda_context::result_words). A ticket
-// for the grid's last block to sum them instead cost more (22.8k atomics on one address, ~8 us).
+// host memory the caller reads (cuda_context::result_words), and clears them for the next search.
+// A ticket for the grid's last block to sum them instead cost more (22.8k atomics on one address,
+// ~8 us).
 struct match_totals {
   static constexpr int slots = 64;
-  unsigned long long* counters;  // 2 * slots, A's and B's side by side; zeroed before the search
-  std::uint64_t* totals;         // A's, B's
   static constexpr int words = 2 * slots;
+  unsigned long long* counters;  // 2 * slots, A's and B's side by side; zero before the search
+  std::uint64_t* totals;         // A's, B's, then `sequence` once both are stored
+  std::uint64_t sequence;
 };
 
-// Adds one block's match counts (each thread's) to the slots, as match_totals says.
-__device__ inline void add_match_counts(match_totals out, int a_matches, int b_matches) {
-  __shared__ int block_matches[2];
-  if (threadIdx.x == 0) block_matches[0] = block_matches[1] = 0;
-  __syncthreads();
-  for (int offset = 16; offset > 0; offset /= 2) {
-    a_matches += __shfl_down_sync(~0u, a_matches, offset);
-    b_matches += __shfl_down_sync(~0u, b_matches, offset);
-  }
-  if (threadIdx.x % 32 == 0) {
-    if (a_matches) atomicAdd(&block_matches[0], a_matches);
-    if (b_matches) atomicAdd(&block_matches[1], b_matches);
-  }
-  __syncthreads();
-  if (threadIdx.x == 0) {
-    unsigned long long* slot = out.counters + 2 * (blockIdx.x % match_totals::slots);
-    if (block_matches[0]) atomicAdd(slot, static_cast<unsigned long long>(block_matches[0]));
-    if (block_matches[1]) atomicAdd(slot + 1, static_cast<unsigned long long>(block_matches[1]));
-  }
-}
+// One block's match counts on their way to the slots: each warp sums its threads' (one
+// instruction per side) into shared memory; after the block's next barrier, warp 0 adds them up
+// and to a slot, as match_totals says.
+template <int BlockThreads>
+struct block_match_counts {
+  static_assert(BlockThreads % 32 == 0 && BlockThreads <= 1024, "whole warps");
+  static constexpr int warps = BlockThreads / 32;
+  unsigned per_warp[2][warps];
 
-// totals[side] = the sum of the side's Slots (match_totals::slots) counters: one warp per side.
+  __device__ void add_warp(unsigned a_matches, unsigned b_matches) {
+    a_matches = __reduce_add_sync(~0u, a_matches);
+    b_matches = __reduce_add_sync(~0u, b_matches);
+    if (threadIdx.x % 32 == 0) {
+      per_warp[0][threadIdx.x / 32] = a_matches;
+      per_warp[1][threadIdx.x / 32] = b_matches;
+    }
+  }
+  // By warp 0 only, after a barrier that follows every warp's add_warp.
+  __device__ void add_block(match_totals out) const {
+    const int lane = threadIdx.x % 32;
+    unsigned a_matches = __reduce_add_sync(~0u, lane < warps ? per_warp[0][lane] : 0u);
+    unsigned b_matches = __reduce_add_sync(~0u, lane < warps ? per_warp[1][lane] : 0u);
+    unsigned long long* slot = out.counters + 2 * (blockIdx.x % match_totals::slots);
+    if (lane == 0 && a_matches) atomicAdd(slot, static_cast<unsigned long long>(a_matches));
+    if (lane == 0 && b_matches) atomicAdd(slot + 1, static_cast<unsigned long long>(b_matches));
+  }
+};
+
+// totals[side] = the sum of the side's Slots (match_totals::slots) counters, one warp per side,
+// which it leaves zero; then totals[2] = sequence, which tells the waiting host both are there.
 template <int Slots>
 __global__ void __launch_bounds__(64) match_totals_kernel(match_totals matches) {
   detail::wait_for_prior_grid();  // the tile kernel
   const int side = threadIdx.x / 32, lane = threadIdx.x % 32;
   unsigned long long sum = 0;
-  for (int s = lane; s < Slots; s += 32) sum += matches.counters[2 * s + side];
+  for (int s = lane; s < Slots; s += 32) {
+    sum += matches.counters[2 * s + side];
+    matches.counters[2 * s + side] = 0;
+  }
   for (int offset = 16; offset > 0; offset /= 2) sum += __shfl_down_sync(~0u, sum, offset);
-  if (lane == 0) matches.totals[side] = sum;
+  if (lane == 0) {
+    matches.totals[side] = sum;
+    __threadfence_system();  // the total reaches the host before the sequence does
+  }
+  __syncthreads();
+  if (threadIdx.x == 0) *static_cast<volatile std::uint64_t*>(matches.totals + 2) = matches.sequence;
 }
 
 // One tile per block. `matches` collects the matches of the sides that report them.
@@ -228,9 +269,13 @@ __global__ void __launch_bounds__(Policy::tuning.block_threads, Policy::tuning.m
   const unsigned taken = steps >= 32 ? ~0u : (1u << steps) - 1;
   scatter_search_results<TypeA, TypeB, items>(decided, taken, a_results + i_first, b0 + j_first, b_results + j_first,
                                               a0 + i_first);
-  if constexpr (reports_matches(TypeA) || reports_matches(TypeB))
-    add_match_counts(matches, __popc(decided.matched & decided.from_a), __popc(decided.matched & ~decided.from_a));
+  constexpr bool counts_matches = reports_matches(TypeA) || reports_matches(TypeB);
+  __shared__ block_match_counts<threads> block_matches;
+  if constexpr (counts_matches)
+    block_matches.add_warp(__popc(decided.matched & decided.from_a), __popc(decided.matched & ~decided.from_a));
   __syncthreads();
+  if constexpr (counts_matches)
+    if (threadIdx.x < 32) block_matches.add_block(matches);
   if constexpr (TypeA != search::none) block::store_shared_to_global<threads, items>(a_results, a_n, a_out + a0);
   if constexpr (TypeB != search::none) block::store_shared_to_global<threads, items>(b_results, b_n, b_out + b0);
 }

@@ -169,8 +169,10 @@ MERGEPATH_HD search_steps serial_search_n(const search_runs<It>& runs, int i, in
         match = take_a ? MatchA && a_has_match<Bounds>(a_key, b_prev, !tested || j > -runs.b_before, comp)
                        : MatchB && b_has_match<Bounds>(b_key, a_key, !tested || i < runs.a_count + runs.a_after, comp);
       out.matched |= static_cast<unsigned>(match) << k;
+      detail::materialize(out.matched);
     }
     out.from_a |= static_cast<unsigned>(take_a) << k;
+    detail::materialize(out.from_a);
     Key next = *(take_a ? a_next : b_next);  // one load, from the side that moves
     if constexpr (keeps_a_prev) a_prev = take_a ? a_key : a_prev;
     if constexpr (keeps_b_prev) b_prev = take_a ? b_prev : b_key;

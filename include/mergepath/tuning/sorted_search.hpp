@@ -33,12 +33,12 @@ struct sorted_search_tuning {
 // of 256) overlap one block's loads with another's walk best. Fewer, larger blocks lost (384 x
 // 27, 512 x 23); smaller ones won in the tile kernel but doubled the partition pass's splits.
 // Searches that report matches spend more of each step on the match tests, so longer threads
-// (27 steps), which spread each thread's fixed costs and the pass's splits over more steps,
-// won there: complete index_match 358-362 us against 369-376 us at 23.
+// (31 steps), which spread each thread's fixed costs and the pass's splits over more steps,
+// won there: complete index_match 320 us against 328-331 at 27 or 29 and 339 at 23.
 constexpr sorted_search_tuning sorted_search_tuning_for(int arch, std::size_t key_bytes, bool reports_matches = false) {
   (void)arch;
   if (key_bytes <= 4)
-    return reports_matches ? sorted_search_tuning{256, 27, 2048, 2} : sorted_search_tuning{256, 23, 2048, 2};
+    return reports_matches ? sorted_search_tuning{256, 31, 2048, 2} : sorted_search_tuning{256, 23, 2048, 2};
   if (key_bytes <= 8) return {256, 13, 1536, 2};
   return {128, 7, 1024, 2};
 }
