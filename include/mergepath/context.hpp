@@ -129,8 +129,8 @@ class cuda_context {
 
   // Words of pinned host memory that kernels write directly (mapped), for the few numbers a call
   // returns to the host (sorted_search's match counts): read after synchronize() or
-  // wait_for_result_word(), they cost no copy and no copy's latency. Allocated on first use; the context's calls share them, as they
-  // share its stream.
+  // wait_for_result_word(), they cost no copy and no copy's latency. Allocated on first use; the
+  // context's calls share them, as they share its stream.
   struct mapped_words {
     std::uint64_t* host;
     std::uint64_t* device;
