@@ -43,7 +43,8 @@ inline std::ostream& operator<<(std::ostream& os, const mergesort_tuning& t) {
 // memory (the serial merges' bank conflicts), ~70 us per merge round at 2^26 int32 keys, and a
 // global pass costs ~150 us, so a larger tile pays while registers and occupancy allow: for int32
 // keys 512 x 31 (13 passes at 2^26) beat 512 x 15 by 5%, while 1024 x 31 (one block per SM) lost;
-// int32 pairs 256 x 23 beat 256 x 15 by 5%; int64 keys 256 x 23 beat 256 x 15 and 512 x 15 by 4-6%.
+// int32 pairs 512 x 19 beat 256 x 23 by 2% and 256 x 15 by 7%; int64 keys 512 x 23 beat 256 x 23
+// by 2% (tiles of 8192 keys or more leave one pass fewer at 2^26) and 256 x 15, 512 x 15 by 6-8%.
 constexpr mergesort_tuning mergesort_tuning_for(int arch, std::size_t key_bytes, std::size_t value_bytes) {
   merge_tuning merge = merge_tuning_for(arch, key_bytes, value_bytes);
   merge.chunked_max_tiles = 0;
@@ -52,11 +53,11 @@ constexpr mergesort_tuning mergesort_tuning_for(int arch, std::size_t key_bytes,
   if (value_bytes == 0 && key_bytes <= 4) merge.block_threads = 256, merge.items_per_thread = 23;
   if (value_bytes == 0) {
     if (key_bytes <= 4) return {{512, 31, 1024}, merge};
-    if (key_bytes <= 8) return {{256, 23, 1024}, merge};
+    if (key_bytes <= 8) return {{512, 23, 1024}, merge};
     return {{128, 7, 1024}, merge};
   }
   std::size_t pair_bytes = key_bytes + value_bytes;
-  if (pair_bytes <= 8) return {{256, 23, 1024}, merge};
+  if (pair_bytes <= 8) return {{512, 19, 1024}, merge};
   if (pair_bytes <= 16) return {{256, 11, 1024}, merge};
   return {{128, 5, 1024}, merge};
 }
