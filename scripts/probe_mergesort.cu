@@ -120,10 +120,21 @@ void run(long n, int reps) {
     tuned_pairs(shape<256, 23, 256, 19, 1024>{}, "pairs blocksort {256,23}");
     tuned_pairs(shape<512, 15, 256, 19, 1024>{}, "pairs blocksort {512,15}");
     tuned_pairs(shape<256, 15, 256, 19, 1024, 512>{}, "pairs blocksort {256,15} regs 128");
+    // Tiles of 8192 keys or more leave one pass fewer at 2^26 than 256 x 23 (5888).
+    tuned_pairs(shape<512, 17, 256, 19, 1024>{}, "pairs blocksort {512,17}");
+    tuned_pairs(shape<512, 19, 256, 19, 1024>{}, "pairs blocksort {512,19}");
+    // 16384 keys or more: two passes fewer than 256 x 23 at 2^26, one block per SM.
+    tuned_pairs(shape<512, 33, 256, 19, 1024, 512>{}, "pairs blocksort {512,33} regs 128");
+    tuned_pairs(shape<1024, 17, 256, 19, 1024, 1024>{}, "pairs blocksort {1024,17}");
   } else {
-    tuned(shape<256, 15, 256, 13>{}, "keys blocksort {256,15}");
-    tuned(shape<512, 15, 256, 13>{}, "keys blocksort {512,15}");
-    tuned(shape<256, 31, 256, 13>{}, "keys blocksort {256,31}");
+    tuned(shape<256, 23, 256, 13>{}, "keys blocksort {256,23} (default)");
+    // Tiles of 8192 keys or more leave one pass fewer at 2^26 than 256 x 23 (5888).
+    tuned(shape<512, 17, 256, 13>{}, "keys blocksort {512,17}");
+    tuned(shape<512, 19, 256, 13>{}, "keys blocksort {512,19}");
+    tuned(shape<512, 23, 256, 13>{}, "keys blocksort {512,23}");
+    // 16384 keys or more: one pass fewer again, one block per SM.
+    tuned(shape<512, 33, 256, 13, 1536, 512>{}, "keys blocksort {512,33} regs 128");
+    tuned(shape<1024, 17, 256, 13, 1536, 1024>{}, "keys blocksort {1024,17}");
   }
 }
 

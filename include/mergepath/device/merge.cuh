@@ -43,6 +43,21 @@ int resident_blocks_per_sm(const cuda_context& ctx, int block_threads, std::size
   return per_sm;
 }
 
+// The finest sampling of a and b whose samples (partition_samples) fit SampleBytes: every
+// 2^shift-th element, or -1 where even one sample of each does not fit (keys too large).
+template <int SampleBytes, class AKey, class BKey>
+int partition_sample_shift(index_t a_count, index_t b_count) {
+  using samples = kernel::partition_samples<AKey, BKey>;
+  if constexpr (SampleBytes <= 0) {
+    return -1;
+  } else {
+    int shift = 0;
+    while (samples(a_count, b_count, shift).bytes() > SampleBytes && (a_count >> shift) + (b_count >> shift) > 0)
+      ++shift;
+    return samples(a_count, b_count, shift).bytes() > SampleBytes ? -1 : shift;
+  }
+}
+
 // The partition pass: partitions[p] = the split of output p * tile_items, p < num_partitions.
 // Every 2^k-th element of a and b, as finely as they fit SampleBytes, is gathered first and
 // narrows each search in shared memory. Returns the samples' buffer: keep it until the kernel
@@ -54,13 +69,7 @@ template <bounds Bounds, int Probes, int SampleBytes, class AIt, class BIt, clas
                                                         index_t* partitions, Comp comp) {
   static_assert(SampleBytes >= 0 && SampleBytes <= 48 * 1024, "partition samples fit the default shared memory");
   using samples = kernel::partition_samples<kernel::value_of<AIt>, kernel::value_of<BIt>>;
-  int shift = -1;  // no samples
-  if constexpr (SampleBytes > 0) {
-    shift = 0;
-    while (samples(a_count, b_count, shift).bytes() > SampleBytes && (a_count >> shift) + (b_count >> shift) > 0)
-      ++shift;
-    if (samples(a_count, b_count, shift).bytes() > SampleBytes) shift = -1;  // keys too large to sample
-  }
+  const int shift = partition_sample_shift<SampleBytes, kernel::value_of<AIt>, kernel::value_of<BIt>>(a_count, b_count);
   std::size_t shared_bytes = 0;
   temp_buffer<uint4> gathered;
   if (shift >= 0) {

@@ -58,13 +58,39 @@ void launch_mergesort(cuda_context& ctx, Keys keys, Vals vals, index_t count, Co
                              tuning.blocksort.block_threads, shared_bytes, ctx.stream(), keys, vals, count, keys_out,
                              vals_out, comp);
   };
+  // Samples of all the keys for the partition kernels, every 2^shift-th, as many as fit the
+  // tuning's sample bytes (none for keys too large to sample).
+  using Key = kernel::value_of<Keys>;
+  using samples_layout = kernel::partition_samples<Key, Key>;
+  const int sample_shift = partition_sample_shift<tuning.merge.partition_sample_bytes, Key, Key>(count, 0);
+  auto samples = ctx.allocate<uint4>(
+      sample_shift >= 0 && passes > 0
+          ? static_cast<index_t>(samples_layout(count, 0, sample_shift).bytes() / sizeof(uint4))
+          : 0);
+
   auto merge_pass = [&](index_t width, auto keys_in, auto vals_in, auto keys_out, auto vals_out) {
     kernel::merge_pass pass{count, width, detail::ceil_div<index_t>(2 * width, merge_tile), merge_tile};
     index_t tiles = pass.num_tiles();
+    // Passes whose runs are too short to start on samples search global memory alone: their
+    // searches are short (the early passes).
+    const bool sampled = kernel::runs_start_on_samples(pass, sample_shift);
+    std::size_t sample_bytes = 0;
+    if (sampled) {
+      // An ordinary launch: started early beside the merge kernel before it (programmatic
+      // dependent launch), the sample kernel cost each pass ~33 us more on an H200.
+      samples_layout layout(count, 0, sample_shift);
+      sample_bytes = layout.bytes();
+      constexpr int sample_threads = 128;
+      detail::launch("merge_samples_kernel", kernel::merge_samples_kernel<decltype(keys_in), decltype(keys_in)>,
+                     static_cast<unsigned>(detail::ceil_div<index_t>(layout.a_count, sample_threads)), sample_threads,
+                     0, ctx.stream(), keys_in, count, keys_in, index_t{0}, sample_shift,
+                     reinterpret_cast<unsigned char*>(samples.data()));
+    }
     constexpr int partition_threads = 128;
     detail::launch_dependent("mergesort_partition_kernel", kernel::mergesort_partition_kernel<decltype(keys_in), Comp>,
                              static_cast<unsigned>(detail::ceil_div<index_t>(tiles, partition_threads)),
-                             partition_threads, 0, ctx.stream(), keys_in, pass, partitions.data(), comp);
+                             partition_threads, sample_bytes, ctx.stream(), keys_in, pass, sampled ? sample_shift : -1,
+                             static_cast<const uint4*>(samples.data()), partitions.data(), comp);
     using InKeys = decltype(keys_in);
     using InVals = decltype(vals_in);
     constexpr auto merge_kernel =

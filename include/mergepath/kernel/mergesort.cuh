@@ -91,15 +91,44 @@ struct merge_pass_tile {
   }
 };
 
-// partitions[t] = where tile t's output starts splitting between its pair's two runs.
+// Whether a pass's runs start on samples of the whole keys array taken every 2^shift-th key:
+// then a run's samples are a slice of them (and a search can narrow itself there first).
+MERGEPATH_HD inline bool runs_start_on_samples(const merge_pass& pass, int sample_shift) {
+  return sample_shift >= 0 && pass.width % (index_t{1} << sample_shift) == 0;
+}
+
+// partitions[t] = where tile t's output starts splitting between its pair's two runs. With
+// samples of the keys (sample_shift >= 0: every 2^sample_shift-th key, from merge_samples_kernel,
+// and runs_start_on_samples), each block copies them to shared memory and each search narrows
+// itself there first, reading global memory only in a window of 2^(sample_shift + 1) keys, as the
+// merge's partition pass does (kernel/merge.cuh).
 template <class Keys, class Comp>
-__global__ void mergesort_partition_kernel(Keys keys, merge_pass pass, index_t* partitions, Comp comp) {
+__global__ void mergesort_partition_kernel(Keys keys, merge_pass pass, int sample_shift, const uint4* samples,
+                                           index_t* partitions, Comp comp) {
+  using Key = value_of<Keys>;
   detail::allow_dependent_launch();
-  detail::wait_for_prior_grid();  // the pass (or blocksort) before, which wrote the runs
-  index_t tile = blockIdx.x * static_cast<index_t>(blockDim.x) + threadIdx.x;
+  detail::wait_for_prior_grid();  // the samples, or the pass (or blocksort) before, which wrote the runs
+  const index_t tile = blockIdx.x * static_cast<index_t>(blockDim.x) + threadIdx.x;
+  if (sample_shift < 0) {
+    if (tile >= pass.num_tiles()) return;
+    merge_pass_tile t(pass, tile);
+    partitions[tile] =
+        merge_path(keys + t.a_begin, t.a_count, keys + t.a_begin + pass.width, t.b_count, t.diag0, comp);
+    return;
+  }
+  extern __shared__ __align__(16) unsigned char shared_bytes[];
+  const partition_samples<Key, Key> layout(pass.count, 0, sample_shift);
+  block::copy_batched(samples, detail::ceil_div<index_t>(layout.bytes(), sizeof(uint4)),
+                      reinterpret_cast<uint4*>(shared_bytes));
+  __syncthreads();
   if (tile >= pass.num_tiles()) return;
   merge_pass_tile t(pass, tile);
-  partitions[tile] = merge_path(keys + t.a_begin, t.a_count, keys + t.a_begin + pass.width, t.b_count, t.diag0, comp);
+  const Key* run_samples = reinterpret_cast<const Key*>(shared_bytes);
+  const merge_path_interval<index_t> window = merge_path_from_samples(
+      run_samples + (t.a_begin >> sample_shift), t.a_count, run_samples + ((t.a_begin + pass.width) >> sample_shift),
+      t.b_count, t.diag0, sample_shift, comp);
+  partitions[tile] = merge_path_within(keys + t.a_begin, keys + t.a_begin + pass.width, t.diag0, window.begin,
+                                       window.end, comp);
 }
 
 // Block k merges tile k of the pass from keys_in into keys_out (never the same buffer). (Blocks
