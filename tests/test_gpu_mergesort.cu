@@ -84,9 +84,11 @@ TYPED_TEST(GpuMergesortPairs, StableLikeStdStableSort) {
 // ---------------------------------------------------------------------------------------------
 // Tuning is overridable: tiles so small that the suite's sizes take many merge passes.
 
-// 192-key blocksort tiles, 320-key merge tiles: 2^20 keys take 13 passes.
+// 192-key blocksort tiles, 320-key merge tiles: 2^20 keys take 13 passes. Every pass whose runs
+// start on samples narrows its partition searches with them (min_sampled_run 0), so the suite's
+// sizes cover sampled and unsampled passes.
 struct small_policy {
-  static constexpr mergepath::mergesort_tuning tuning{{64, 3}, {64, 5}};
+  static constexpr mergepath::mergesort_tuning tuning{{64, 3}, {64, 5}, 0};
 };
 // An even items_per_thread, a merge tile smaller than the blocksort tile, a single warp.
 struct even_policy {

@@ -71,9 +71,8 @@ void launch_mergesort(cuda_context& ctx, Keys keys, Vals vals, index_t count, Co
   auto merge_pass = [&](index_t width, auto keys_in, auto vals_in, auto keys_out, auto vals_out) {
     kernel::merge_pass pass{count, width, detail::ceil_div<index_t>(2 * width, merge_tile), merge_tile};
     index_t tiles = pass.num_tiles();
-    // Passes whose runs are too short to start on samples search global memory alone: their
-    // searches are short (the early passes).
-    const bool sampled = kernel::runs_start_on_samples(pass, sample_shift);
+    // The early passes' short runs are searched in global memory alone.
+    const bool sampled = kernel::pass_uses_samples(pass, sample_shift, tuning.min_sampled_run);
     std::size_t sample_bytes = 0;
     if (sampled) {
       // An ordinary launch: started early beside the merge kernel before it (programmatic

@@ -91,15 +91,16 @@ struct merge_pass_tile {
   }
 };
 
-// Whether a pass's runs start on samples of the whole keys array taken every 2^shift-th key:
-// then a run's samples are a slice of them (and a search can narrow itself there first).
-MERGEPATH_HD inline bool runs_start_on_samples(const merge_pass& pass, int sample_shift) {
-  return sample_shift >= 0 && pass.width % (index_t{1} << sample_shift) == 0;
+// Whether a pass's partition searches narrow themselves with samples of the whole keys array
+// taken every 2^shift-th key: its runs must start on samples (a run's samples are then a slice
+// of them) and hold at least min_run keys (mergesort_tuning::min_sampled_run).
+MERGEPATH_HD inline bool pass_uses_samples(const merge_pass& pass, int sample_shift, index_t min_run) {
+  return sample_shift >= 0 && pass.width >= min_run && pass.width % (index_t{1} << sample_shift) == 0;
 }
 
 // partitions[t] = where tile t's output starts splitting between its pair's two runs. With
 // samples of the keys (sample_shift >= 0: every 2^sample_shift-th key, from merge_samples_kernel,
-// and runs_start_on_samples), each block copies them to shared memory and each search narrows
+// and pass_uses_samples), each block copies them to shared memory and each search narrows
 // itself there first, reading global memory only in a window of 2^(sample_shift + 1) keys, as the
 // merge's partition pass does (kernel/merge.cuh).
 template <class Keys, class Comp>

@@ -30,6 +30,11 @@ struct mergesort_tuning {
   // merge of one tile per block, as merge's tiled schedule does (stages 1; the chunked and
   // streamed fields are not used).
   merge_tuning merge;
+  // Passes whose runs hold at least this many keys narrow their partition searches with samples
+  // of all the keys (merge.partition_sample_bytes of them). Shorter runs have short searches that
+  // mostly hit L2, and there the sample kernel's launch cost more than it saved (H200: 2^16 keys
+  // 10% slower with every pass sampled).
+  index_t min_sampled_run = index_t{1} << 20;
 };
 
 inline std::ostream& operator<<(std::ostream& os, const mergesort_tuning& t) {
