@@ -17,10 +17,10 @@ struct sort_policy {
       mergepath::mergesort_tuning_for(90, sizeof(std::int32_t), 0).merge};
 };
 
-// Around the default ({512,31,1024}, among them): smaller tiles (one merge pass more at some
+// Around the default ({512,33,1024}, among them): smaller tiles (one merge pass more at some
 // sizes) and a larger one (one block per SM).
 using keys4_policies = std::tuple<sort_policy<256, 15>, sort_policy<512, 15>, sort_policy<256, 31>,
-                                  sort_policy<512, 31>, sort_policy<1024, 31>>;
+                                  sort_policy<512, 31>, sort_policy<512, 33>, sort_policy<1024, 31>>;
 
 template <class Policy>
 void keys_row(sort_case<std::int32_t>& c) {

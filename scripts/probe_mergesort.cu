@@ -117,6 +117,8 @@ void run(long n, int reps) {
     tuned(shape<512, 15, 256, 23>{}, "keys blocksort {512,15}");
     tuned(shape<256, 31, 256, 23>{}, "keys blocksort {256,31}");
     tuned(shape<512, 27, 256, 23>{}, "keys blocksort {512,27}");
+    // 16384 keys or more (one pass fewer at 2^26) at two blocks per SM: 64 registers for 33 keys.
+    tuned(shape<512, 33, 256, 23>{}, "keys blocksort {512,33}");
     tuned_pairs(shape<256, 23, 256, 19, 1024>{}, "pairs blocksort {256,23}");
     tuned_pairs(shape<512, 15, 256, 19, 1024>{}, "pairs blocksort {512,15}");
     tuned_pairs(shape<256, 15, 256, 19, 1024, 512>{}, "pairs blocksort {256,15} regs 128");

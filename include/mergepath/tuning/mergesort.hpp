@@ -40,14 +40,15 @@ struct mergesort_tuning {
 inline std::ostream& operator<<(std::ostream& os, const mergesort_tuning& t) {
   return os << "{blocksort {block_threads " << t.blocksort.block_threads << ", items_per_thread "
             << t.blocksort.items_per_thread << ", min_resident_threads " << t.blocksort.min_resident_threads
-            << "}, merge " << t.merge << "}";
+            << "}, merge " << t.merge << ", min_sampled_run " << t.min_sampled_run << "}";
 }
 
 // Defaults, measured on an H200 (sm_90) at 2^26 random keys (scripts/probe_mergesort.cu,
 // bench/NOTES.md): the merge passes take merge's tiled shapes. The blocksort is bound by shared
 // memory (the serial merges' bank conflicts), ~70 us per merge round at 2^26 int32 keys, and a
 // global pass costs ~150 us, so a larger tile pays while registers and occupancy allow: for int32
-// keys 512 x 31 (13 passes at 2^26) beat 512 x 15 by 5%, while 1024 x 31 (one block per SM) lost;
+// keys 512 x 33 (16896 keys: 12 passes at 2^26, no spills at two blocks per SM) beat 512 x 31 (13
+// passes) by 5% and 512 x 15 by 10%, while 1024 x 31 (one block per SM) lost;
 // int32 pairs 512 x 19 beat 256 x 23 by 2% and 256 x 15 by 7%; int64 keys 512 x 23 beat 256 x 23
 // by 2% (tiles of 8192 keys or more leave one pass fewer at 2^26) and 256 x 15, 512 x 15 by 6-8%.
 constexpr mergesort_tuning mergesort_tuning_for(int arch, std::size_t key_bytes, std::size_t value_bytes) {
@@ -57,7 +58,7 @@ constexpr mergesort_tuning mergesort_tuning_for(int arch, std::size_t key_bytes,
   // took samples and its tiles grew to 384 x 27.
   if (value_bytes == 0 && key_bytes <= 4) merge.block_threads = 256, merge.items_per_thread = 23;
   if (value_bytes == 0) {
-    if (key_bytes <= 4) return {{512, 31, 1024}, merge};
+    if (key_bytes <= 4) return {{512, 33, 1024}, merge};
     if (key_bytes <= 8) return {{512, 23, 1024}, merge};
     return {{128, 7, 1024}, merge};
   }
