@@ -95,7 +95,7 @@ std::vector<index_t> gpu_edge_sizes() {
   const index_t slots = tuning.cached_tree_bytes / static_cast<index_t>(sizeof(Key));
   index_t cached = 1;
   while (2 * cached + 1 <= slots) cached = 2 * cached + 1;
-  const index_t block = tuning.layout_block_items;
+  const index_t block = tuning.layout_items(sizeof(Key));
   return {cached - 1, cached, cached + 1, block - 1, block, block + 1, 2 * block + 1};
 }
 
@@ -310,6 +310,49 @@ TEST_F(GpuBinarySearchScale, TwoToThe22NeedlesInto2ToThe22) {
   }
 }
 
+// The evict-first loads (detail/cache_hint.cuh) are taken only for haystacks and trees larger than
+// L2; here the kernels take them from the first step on, for 4- and 8-byte keys (point, a
+// struct of 8 bytes, is read through the hinted 8-byte load too).
+class GpuSearchCacheHints : public gpu_test {};
+
+template <class Key, class Comp>
+void check_evict_first_reads(mergepath::cuda_context& ctx, Comp comp) {
+  SCOPED_TRACE(sizeof(Key));
+  const bsearch_case c{5000, 3001, haystack_distribution::few_distinct, case_seed({640, static_cast<int>(sizeof(Key))})};
+  const bsearch_input<Key> in = make_bsearch_input<Key>(c, comp);
+  const device_bsearch_input<Key> d(in);
+  const std::vector<std::int64_t> expected = converted<std::int64_t>(std_bounds<bounds::lower>(in.haystack, in.needles, comp));
+  reusable_output<std::int64_t> out(c.needle_count);
+  using key_ptr = const Key*;
+  std::int64_t* o = out.begin(c.needle_count);
+  mergepath::kernel::binary_search_kernel<bounds::lower, key_ptr, key_ptr, std::int64_t*, Comp>
+      <<<4, 256, 0, ctx.stream()>>>(d.needles.data(), c.needle_count, d.haystack.data(), c.haystack_count, o, comp, 0);
+  MERGEPATH_CUDA_CHECK(cudaGetLastError());
+  ctx.synchronize();
+  ASSERT_TRUE(guarded_equal(expected, out.download(c.needle_count))) << "binary_search_kernel";
+  device_vector<Key> tree(static_cast<std::size_t>(c.haystack_count));
+  mergepath::eytzinger_layout(ctx, d.haystack.data(), c.haystack_count, tree.data());
+  for (index_t cached : {0, 7}) {
+    o = out.begin(c.needle_count);
+    mergepath::kernel::eytzinger_search_kernel<bounds::lower, key_ptr, key_ptr, std::int64_t*, Comp>
+        <<<4, 256, cached * sizeof(Key), ctx.stream()>>>(d.needles.data(), c.needle_count, tree.data(),
+                                                         c.haystack_count, cached, 0, o, comp);
+    MERGEPATH_CUDA_CHECK(cudaGetLastError());
+    ctx.synchronize();
+    ASSERT_TRUE(guarded_equal(expected, out.download(c.needle_count))) << "eytzinger_search_kernel, cached " << cached;
+  }
+}
+
+TEST_F(GpuSearchCacheHints, EvictFirstReadsFindTheSameBounds) {
+  mergepath::cuda_context ctx;
+  ASSERT_NO_FATAL_FAILURE(check_evict_first_reads<std::int32_t>(ctx, mergepath::less<>{}));
+  ASSERT_NO_FATAL_FAILURE(check_evict_first_reads<std::uint32_t>(ctx, mergepath::greater<>{}));
+  ASSERT_NO_FATAL_FAILURE(check_evict_first_reads<float>(ctx, mergepath::less<>{}));
+  ASSERT_NO_FATAL_FAILURE(check_evict_first_reads<std::int64_t>(ctx, mergepath::less<>{}));
+  ASSERT_NO_FATAL_FAILURE(check_evict_first_reads<double>(ctx, mergepath::greater<>{}));
+  ASSERT_NO_FATAL_FAILURE(check_evict_first_reads<point>(ctx, point_x_less{}));
+}
+
 // ---------------------------------------------------------------------------------------------
 // The layout and the shape
 
@@ -321,7 +364,7 @@ TEST_F(GpuEytzingerLayout, MatchesRecursiveInOrderConstruction) {
   mergepath::cuda_context ctx;
   std::vector<index_t> counts;
   for (index_t n = 0; n <= 1100; ++n) counts.push_back(n);
-  const index_t block = mergepath::binary_search_tuning_for(90, sizeof(int)).layout_block_items;
+  const index_t block = mergepath::binary_search_tuning_for(90, sizeof(int)).layout_items(sizeof(int));
   for (index_t n : power_edge_sizes({11, 12, 13, 14, 15, 16, 17, 20, 22},
                                     {block - 1, block, block + 1, 3 * block - 1, 3 * block + 1, 100003, 1234567}))
     counts.push_back(n);

@@ -37,16 +37,32 @@ MERGEPATH_HD bool goes_past(const T& element, const U& x, Comp comp) {
 // The lower (or upper) bound of x in sorted[0, count), as std::lower_bound / std::upper_bound.
 // Branch-free halving: ceil(log2(count + 1)) loads whatever the data, each one's index known from
 // the last comparison alone. Reads only sorted[0, count), sorted or not.
-template <bounds Bounds = bounds::lower, class It, class T, class Comp>
-MERGEPATH_HD index_t binary_search_bound(It sorted, index_t count, const T& x, Comp comp) {
+// The element is read as read(sorted, index, step), step = 0, 1, ... (the GPU kernel passes an
+// L2 hint by step); the overload below reads sorted[index].
+template <bounds Bounds = bounds::lower, class It, class T, class Comp, class Read>
+MERGEPATH_HD index_t binary_search_bound(It sorted, index_t count, const T& x, Comp comp, Read read) {
   index_t base = 0;
-  while (count > 0) {
+  for (int step = 0; count > 0; ++step) {
     index_t half = count / 2;
-    bool past = detail::goes_past<Bounds>(sorted[base + half], x, comp);
+    bool past = detail::goes_past<Bounds>(read(sorted, base + half, step), x, comp);
     base = past ? base + half + 1 : base;
     count = past ? count - half - 1 : half;
   }
   return base;
+}
+
+namespace detail {
+struct read_element {
+  template <class It>
+  MERGEPATH_HD auto operator()(It it, index_t i, int /*step*/) const -> decltype(it[i]) {
+    return it[i];
+  }
+};
+}  // namespace detail
+
+template <bounds Bounds = bounds::lower, class It, class T, class Comp>
+MERGEPATH_HD index_t binary_search_bound(It sorted, index_t count, const T& x, Comp comp) {
+  return binary_search_bound<Bounds>(sorted, count, x, comp, detail::read_element{});
 }
 
 // The Eytzinger layout of n sorted keys is the complete binary tree with n nodes in heap order

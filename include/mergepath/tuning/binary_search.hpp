@@ -14,14 +14,35 @@ enum class search_strategy { automatic, per_needle, sort_then_search };
 
 // Measured on an H200 at 2^26 random int32 needles into 2^26 keys (bench/NOTES.md).
 struct binary_search_tuning {
-  int block_threads = 256;          // binary_search and eytzinger_layout
-  int layout_block_items = 8192;    // keys each block of eytzinger_layout scatters
+  int block_threads = 256;  // binary_search (one needle per thread) and eytzinger_layout
+  // eytzinger_layout stages this many bytes of keys per block in shared memory (8192 int32 keys:
+  // 202 us at 2^26 on an H200, 4096: 307 us).
+  int layout_block_bytes = 32 * 1024;
   // eytzinger_search keeps the tree's top levels (its first nodes, contiguous) in shared memory,
   // up to this many bytes, in blocks of search_block_threads: every search passes through them.
   // 32 KiB (13 levels of int32) in blocks of 512 beat 16 KiB in blocks of 256 by 5%.
   int search_block_threads = 512;
   int cached_tree_bytes = 32 * 1024;
+  // binary_search into a haystack larger than L2 reads its steps from this one on evict-first
+  // (detail/cache_hint.cuh). H200, 2^26 int32: from step 16 9.44 ms, plain 9.83, from 14 9.71,
+  // from 17 9.9-10.1, from 18 12.3: past 16 the evict-first lines crowd out the steps above.
+  int binary_evict_first_step = 16;
+
+  MERGEPATH_HD constexpr int layout_items(std::size_t key_bytes) const {
+    return key_bytes >= static_cast<std::size_t>(layout_block_bytes)
+               ? 1
+               : layout_block_bytes / static_cast<int>(key_bytes);
+  }
 };
+
+// eytzinger_search reads the tree evict-first from this level on: the levels above it fill at
+// most half of L2 (the other half passes the needles, bounds and deep nodes). H200 (60 MiB), int32:
+// level 23, 7.75 ms at 2^26 against 8.56 plain (from 22: 7.78, 24: 8.07, 20: 8.36).
+constexpr int first_uncached_tree_level(std::size_t l2_bytes, std::size_t key_bytes) {
+  int level = 0;
+  while (level < 62 && (std::size_t{1} << (level + 1)) * key_bytes <= l2_bytes) ++level;
+  return level;
+}
 
 constexpr binary_search_tuning binary_search_tuning_for(int /*arch*/, std::size_t /*key_bytes*/) { return {}; }
 
