@@ -68,9 +68,10 @@ __global__ void binary(const int* needles, long n, const int* hay, long m, int* 
   }
 }
 
+template <int Slots = 8192>
 __global__ void eytzinger(const int* needles, long n, const int* tree, long count, long cached, int* out, int deep,
                           hint upper) {
-  __shared__ int top[8192];
+  __shared__ int top[Slots];
   const std::uint64_t pf = l2_policy_first(), pl = l2_policy_last();
   for (long k = threadIdx.x; k < cached; k += blockDim.x) top[k] = tree[k];
   __syncthreads();
@@ -151,45 +152,19 @@ int main(int argc, char** argv) {
                 thrust::lower_bound(thrust::cuda::par.on(s), hay.begin(), hay.end(), needles.begin(), needles.end(),
                                     ref.begin());
               }));
-  const unsigned full = static_cast<unsigned>((n + 255) / 256);
   char name[128];
-  for (int round = 0; round < 2; ++round)
-    for (int deep : {-1, 14, 16, 17, 18}) {
-      std::snprintf(name, sizeof name, "binary, thread per needle, evict-first from %d", deep);
-      report(name, per_call_us(s, 1, [&] { binary<true><<<full, 256, 0, s>>>(nd, n, hy, n, o, deep, plain); }));
-    }
-  for (int deep : {-1, 23}) {
-    std::snprintf(name, sizeof name, "eytzinger, 13 levels cached, evict-first from %d", deep);
-    report(name, per_call_us(s, 1, [&] { eytzinger<<<132 * 4, 512, 0, s>>>(nd, n, tr, n, 8191, o, deep, plain); }));
+  // One needle per thread, fewer levels in shared memory (less to copy per block).
+  const unsigned per_needle = static_cast<unsigned>((n + 511) / 512);
+  for (int round = 0; round < 2; ++round) {
+    report("eytzinger, thread per needle, 13 levels", per_call_us(s, 1, [&] { eytzinger<8192><<<per_needle, 512, 0, s>>>(nd, n, tr, n, 8191, o, 23, plain); }));
+    report("eytzinger, thread per needle, 12 levels", per_call_us(s, 1, [&] { eytzinger<4096><<<per_needle, 512, 0, s>>>(nd, n, tr, n, 4095, o, 23, plain); }));
+    report("eytzinger, thread per needle, 11 levels", per_call_us(s, 1, [&] { eytzinger<2048><<<per_needle, 512, 0, s>>>(nd, n, tr, n, 2047, o, 23, plain); }));
+    report("eytzinger, thread per needle, 10 levels", per_call_us(s, 1, [&] { eytzinger<1024><<<per_needle, 512, 0, s>>>(nd, n, tr, n, 1023, o, 23, plain); }));
+    report("eytzinger, 2 needles per thread, 13 levels", per_call_us(s, 1, [&] { eytzinger<8192><<<per_needle / 2, 512, 0, s>>>(nd, n, tr, n, 8191, o, 23, plain); }));
+    report("eytzinger, thread per needle, 256 thr, 11 levels", per_call_us(s, 1, [&] { eytzinger<2048><<<per_needle * 2, 256, 0, s>>>(nd, n, tr, n, 2047, o, 23, plain); }));
   }
-  for (int from : {13, 18, 20}) {
-    std::snprintf(name, sizeof name, "eytzinger, deep 23, prefetch 3 levels ahead from %d", from);
-    report(name, per_call_us(s, 1, [&] { eytzinger_prefetch<3, false><<<132 * 4, 512, 0, s>>>(nd, n, tr, n, 8191, o, 23, from); }));
-    std::snprintf(name, sizeof name, "eytzinger, deep 23, prefetch 3 ahead (2 sectors) from %d", from);
-    report(name, per_call_us(s, 1, [&] { eytzinger_prefetch<3, true><<<132 * 4, 512, 0, s>>>(nd, n, tr, n, 8191, o, 23, from); }));
-    std::snprintf(name, sizeof name, "eytzinger, deep 23, prefetch 2 levels ahead from %d", from);
-    report(name, per_call_us(s, 1, [&] { eytzinger_prefetch<2, false><<<132 * 4, 512, 0, s>>>(nd, n, tr, n, 8191, o, 23, from); }));
-    std::snprintf(name, sizeof name, "eytzinger, deep 23, prefetch 4 ahead (2 sectors) from %d", from);
-    report(name, per_call_us(s, 1, [&] { eytzinger_prefetch<4, true><<<132 * 4, 512, 0, s>>>(nd, n, tr, n, 8191, o, 23, from); }));
-  }
-  return 0;
-  // The upper levels persisting in a set-aside part of L2 (an access policy window on the tree).
-  cudaDeviceProp prop;
-  cudaGetDeviceProperties(&prop, 0);
-  std::size_t set_aside = prop.persistingL2CacheMaxSize;
-  cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, set_aside);
-  for (double mb : {16.0, 32.0, 40.0}) {
-    cudaStreamAttrValue attr = {};
-    attr.accessPolicyWindow.base_ptr = tr;
-    attr.accessPolicyWindow.num_bytes = static_cast<std::size_t>(mb * 1024 * 1024);
-    attr.accessPolicyWindow.hitRatio = 1.0f;
-    attr.accessPolicyWindow.hitProp = cudaAccessPropertyPersisting;
-    attr.accessPolicyWindow.missProp = cudaAccessPropertyStreaming;
-    cudaStreamSetAttribute(s, cudaStreamAttributeAccessPolicyWindow, &attr);
-    std::snprintf(name, sizeof name, "eytzinger, first %.0f MB persisting (set-aside %zu MB)", mb, set_aside >> 20);
-    report(name, per_call_us(s, 1, [&] { eytzinger<<<132 * 4, 512, 0, s>>>(nd, n, tr, n, 8191, o, 22, plain); }));
-    cudaCtxResetPersistingL2Cache();
-  }
-  std::printf("%s\n", cudaGetErrorString(cudaGetLastError()));
+  const unsigned full = static_cast<unsigned>((n + 255) / 256);
+  report("binary, thread per needle, evict-first from 16",
+         per_call_us(s, 1, [&] { binary<true><<<full, 256, 0, s>>>(nd, n, hy, n, o, 16, plain); }));
   return 0;
 }

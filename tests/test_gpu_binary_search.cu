@@ -318,10 +318,12 @@ class GpuSearchCacheHints : public gpu_test {};
 template <class Key, class Comp>
 void check_evict_first_reads(mergepath::cuda_context& ctx, Comp comp) {
   SCOPED_TRACE(sizeof(Key));
-  const bsearch_case c{5000, 3001, haystack_distribution::few_distinct, case_seed({640, static_cast<int>(sizeof(Key))})};
+  const bsearch_case c{5000, 3001, haystack_distribution::few_distinct,
+                       case_seed({640, static_cast<int>(sizeof(Key))})};
   const bsearch_input<Key> in = make_bsearch_input<Key>(c, comp);
   const device_bsearch_input<Key> d(in);
-  const std::vector<std::int64_t> expected = converted<std::int64_t>(std_bounds<bounds::lower>(in.haystack, in.needles, comp));
+  const std::vector<std::int64_t> expected =
+      converted<std::int64_t>(std_bounds<bounds::lower>(in.haystack, in.needles, comp));
   reusable_output<std::int64_t> out(c.needle_count);
   using key_ptr = const Key*;
   std::int64_t* o = out.begin(c.needle_count);

@@ -93,7 +93,8 @@ __global__ void eytzinger_search_kernel(NeedleIt needles, index_t needle_count, 
     const auto x = detail::load_streaming(needles, i);
     index_t k = 1;
     while (k <= cached) k = 2 * k + (detail::goes_past<Bounds>(top[k - 1], x, comp) ? 1 : 0);
-    while (k <= count) k = 2 * k + (detail::goes_past<Bounds>(loader.load(tree, k - 1, k >= evict_first_node), x, comp) ? 1 : 0);
+    while (k <= count)
+      k = 2 * k + (detail::goes_past<Bounds>(loader.load(tree, k - 1, k >= evict_first_node), x, comp) ? 1 : 0);
     k >>= detail::trailing_zeros(static_cast<std::uint64_t>(~k)) + 1;
     detail::store_streaming(out, i, static_cast<out_value<OutIt>>(k == 0 ? count : shape.sorted_index(k)));
   }

@@ -74,8 +74,8 @@ MERGEPATH_HD index_t binary_search_bound(It sorted, index_t count, const T& x, C
 // the case m = 2^(h-1)).
 struct eytzinger_shape {
   index_t count;
-  int height;            // levels, h = floor(log2 n) + 1
-  index_t last_level;    // m: nodes on the last level
+  int height;          // levels, h = floor(log2 n) + 1
+  index_t last_level;  // m: nodes on the last level
 
   MERGEPATH_HD explicit eytzinger_shape(index_t n) : count(n), height(0), last_level(0) {
     if (n > 0) {

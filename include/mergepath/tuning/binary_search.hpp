@@ -20,18 +20,18 @@ struct binary_search_tuning {
   int layout_block_bytes = 32 * 1024;
   // eytzinger_search keeps the tree's top levels (its first nodes, contiguous) in shared memory,
   // up to this many bytes, in blocks of search_block_threads: every search passes through them.
-  // 32 KiB (13 levels of int32) in blocks of 512 beat 16 KiB in blocks of 256 by 5%.
+  // With one needle per thread every block copies them, so fewer pay: H200, 2^26 int32, blocks
+  // of 512: 10 levels (4 KiB) 7.05 ms, 11: 7.21, 12: 7.46, 13 (32 KiB): 7.22; blocks of 256 lost.
   int search_block_threads = 512;
-  int cached_tree_bytes = 32 * 1024;
+  int cached_tree_bytes = 4 * 1024;
   // binary_search into a haystack larger than L2 reads its steps from this one on evict-first
   // (detail/cache_hint.cuh). H200, 2^26 int32: from step 16 9.44 ms, plain 9.83, from 14 9.71,
   // from 17 9.9-10.1, from 18 12.3: past 16 the evict-first lines crowd out the steps above.
   int binary_evict_first_step = 16;
 
   MERGEPATH_HD constexpr int layout_items(std::size_t key_bytes) const {
-    return key_bytes >= static_cast<std::size_t>(layout_block_bytes)
-               ? 1
-               : layout_block_bytes / static_cast<int>(key_bytes);
+    return key_bytes >= static_cast<std::size_t>(layout_block_bytes) ? 1
+                                                                     : layout_block_bytes / static_cast<int>(key_bytes);
   }
 };
 
@@ -63,7 +63,7 @@ constexpr search_strategy search_strategy_for(bool gpu, index_t needle_count, in
   index_t levels = 1;
   while ((index_t{1} << levels) < haystack_count) ++levels;
   return needle_count >= 1024 && needle_count * levels * 256 >= haystack_count ? search_strategy::sort_then_search
-                                                                                : search_strategy::per_needle;
+                                                                               : search_strategy::per_needle;
 }
 
 }  // namespace mergepath
