@@ -77,18 +77,6 @@ const std::string row_cpu_eytzinger = "mergepath::eytzinger_search (host_context
 const std::string row_cpu_per_needle = "mergepath::batch_search (per_needle, host)";
 const std::string row_cpu_sort_then_search = "mergepath::batch_search (sort_then_search, host)";
 
-const char* strategy_name(search_strategy s) {
-  switch (s) {
-    case search_strategy::automatic:
-      return "automatic";
-    case search_strategy::per_needle:
-      return "per_needle";
-    case search_strategy::sort_then_search:
-      return "sort_then_search";
-  }
-  return "?";
-}
-
 std::string fixed(double v, int digits) {
   if (std::isnan(v)) return "-";
   char s[32];
@@ -508,7 +496,7 @@ void run_random_gpu(bench_context& b, int log2) {
   std::printf(
       "(automatic chose %s: search_strategy_for(true, %s, %s); eytzinger_search's tree built untimed, "
       "its layout timed on the layout row)\n",
-      strategy_name(chosen), log2_label(n).c_str(), log2_label(n).c_str());
+      mergepath::to_string(chosen), log2_label(n).c_str(), log2_label(n).c_str());
   std::fflush(stdout);
 }
 
@@ -530,7 +518,7 @@ bool print_crossover_line(index_t needles, double thrust_ms, double per_ms, doub
   double chosen_ms = chosen == search_strategy::per_needle ? per_ms : sort_ms;
   double best_ms = std::min(per_ms, sort_ms);
   bool right = chosen_ms <= best_ms;
-  std::string automatic = strategy_name(chosen);
+  std::string automatic = mergepath::to_string(chosen);
   automatic += right ? " (the faster)" : " (" + fixed(chosen_ms / best_ms, 2) + "x the faster's time)";
   std::printf("%-8s %12s %15s %20s  %-28s %-40s %s\n", log2_label(needles).c_str(),
               std::isnan(thrust_ms) ? "" : fixed(thrust_ms, 4).c_str(), fixed(per_ms, 4).c_str(),
@@ -900,7 +888,7 @@ std::vector<target_line> evaluate_targets(const bench_context& b, int log2) {
            log2_label(n) + ")",
        automatic ? automatic->ratio_thrust : not_measured, target_automatic_vs_thrust, true,
        automatic ? " (" + fixed(automatic->gkeys_per_s, 2) + " Gkeys/s; chose " +
-                       strategy_name(mergepath::search_strategy_for(true, n, n)) + ")"
+                       mergepath::to_string(mergepath::search_strategy_for(true, n, n)) + ")"
                  : std::string());
 
   const result_row* cpu_binary = find_row(b, row_cpu_binary, input_random, seed_n, "cpu");

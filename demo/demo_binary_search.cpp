@@ -126,18 +126,6 @@ std::vector<int> run_batch_search(backend& be, const std::vector<int>& needles, 
   return be.to_host(out);
 }
 
-const char* strategy_name(search_strategy s) {
-  switch (s) {
-    case search_strategy::automatic:
-      return "automatic";
-    case search_strategy::per_needle:
-      return "per_needle";
-    case search_strategy::sort_then_search:
-      return "sort_then_search";
-  }
-  return "?";
-}
-
 #if MERGEPATH_HAS_CUDA
 // A kernel of our own that searches an eytzinger_index through its view, passed by value.
 __global__ void view_lower_bound_kernel(mergepath::eytzinger_view<int> view, const int* needles, index_t count,
@@ -220,12 +208,12 @@ void batch_demo(backend& be, const std::vector<int>& xs) {
   std::vector<int> want = std_bounds(needles, xs, bounds::lower);
   for (search_strategy s : {search_strategy::per_needle, search_strategy::sort_then_search}) {
     std::vector<int> got = run_batch_search(be, needles, xs, s);
-    print_line(strategy_name(s), got);
-    require(got == want, std::string("batch_search (") + strategy_name(s) + ") differs from std::lower_bound");
+    print_line(mergepath::to_string(s), got);
+    require(got == want, std::string("batch_search (") + mergepath::to_string(s) + ") differs from std::lower_bound");
   }
   std::printf("  (automatic picks %s for %zu needles in %zu keys)\n",
-              strategy_name(mergepath::search_strategy_for(be.gpu(), count_of(needles), count_of(xs))), needles.size(),
-              xs.size());
+              mergepath::to_string(mergepath::search_strategy_for(be.gpu(), count_of(needles), count_of(xs))),
+              needles.size(), xs.size());
 
   const int haystack_count = 1 << 20, needle_count = 1 << 20;
   std::vector<int> haystack = sorted_random(haystack_count, 0, 1 << 24, 41);
@@ -234,7 +222,7 @@ void batch_demo(backend& be, const std::vector<int>& xs) {
   bool same = got == std_bounds(many, haystack, bounds::lower);
   std::printf("%d random needles in %d sorted keys, automatic (%s): same as std::lower_bound: %s\n", needle_count,
               haystack_count,
-              strategy_name(mergepath::search_strategy_for(be.gpu(), count_of(many), count_of(haystack))),
+              mergepath::to_string(mergepath::search_strategy_for(be.gpu(), count_of(many), count_of(haystack))),
               same ? "yes" : "NO");
   require(same, "batch_search (automatic) of 2^20 needles differs from std::lower_bound");
 }

@@ -17,16 +17,10 @@
 #include <cstdio>
 #include <cstdint>
 
+#include "probe_search_inputs.cuh"
 #include "probe_timing.cuh"
 
 using mergepath::index_t;
-
-struct random_int {
-  __host__ __device__ int operator()(unsigned long long i) const {
-    thrust::default_random_engine rng(static_cast<unsigned>(i * 2654435761u + 977u));
-    return static_cast<int>(rng() ^ (rng() << 16));
-  }
-};
 
 // The library's scatter, with the bounds' writes streaming (evict-first) or not.
 template <bool Streaming>
@@ -121,11 +115,7 @@ int main(int argc, char** argv) {
   const long n = argc > 1 ? std::atol(argv[1]) : (1l << 26);
   cudaStream_t s = 0;
   thrust::device_vector<int> needles(n), hay(n), out(n), ref(n), tree(n), tree2(n);
-  thrust::transform(thrust::counting_iterator<unsigned long long>(0), thrust::counting_iterator<unsigned long long>(n),
-                    needles.begin(), random_int{});
-  thrust::transform(thrust::counting_iterator<unsigned long long>(n), thrust::counting_iterator<unsigned long long>(2 * n),
-                    hay.begin(), random_int{});
-  thrust::sort(hay.begin(), hay.end());
+  make_search_inputs(needles, hay);
   const int* nd = needles.data().get();
   const int* hy = hay.data().get();
   int* o = out.data().get();

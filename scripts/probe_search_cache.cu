@@ -2,6 +2,7 @@
 // int32 needles into 2^26 sorted keys. A search's deep levels are each read about once (2^26
 // needles, 2^l nodes at level l), its upper ones many times: loads from level `deep` on are marked
 // evict-first so that they, the needles and the bounds do not push the upper levels out of L2.
+// Usage: probe_search_cache [N [binary|eytzinger|prefetch|grid|levels|persisting]] (default: 2^26, all).
 // Build: nvcc -std=c++17 -O3 -arch=sm_90 -Iinclude scripts/probe_search_cache.cu
 #include <mergepath/mergepath.hpp>
 
@@ -14,15 +15,10 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <string>
 
+#include "probe_search_inputs.cuh"
 #include "probe_timing.cuh"
-
-struct random_int {
-  __host__ __device__ int operator()(unsigned long long i) const {
-    thrust::default_random_engine rng(static_cast<unsigned>(i * 2654435761u + 977u));
-    return static_cast<int>(rng() ^ (rng() << 16));
-  }
-};
 
 enum hint { plain, first, last };
 
@@ -132,11 +128,7 @@ int main(int argc, char** argv) {
   cudaStream_t s;
   cudaStreamCreate(&s);
   thrust::device_vector<int> needles(n), hay(n), out(n), ref(n), tree(n);
-  thrust::transform(thrust::counting_iterator<unsigned long long>(0), thrust::counting_iterator<unsigned long long>(n),
-                    needles.begin(), random_int{});
-  thrust::transform(thrust::counting_iterator<unsigned long long>(n), thrust::counting_iterator<unsigned long long>(2 * n),
-                    hay.begin(), random_int{});
-  thrust::sort(hay.begin(), hay.end());
+  make_search_inputs(needles, hay);
   const int* nd = needles.data().get();
   const int* hy = hay.data().get();
   int* o = out.data().get();
@@ -153,9 +145,43 @@ int main(int argc, char** argv) {
                                     ref.begin());
               }));
   char name[128];
-  // One needle per thread, fewer levels in shared memory (less to copy per block).
-  const unsigned per_needle = static_cast<unsigned>((n + 511) / 512);
-  for (int round = 0; round < 2; ++round) {
+  const std::string only = argc > 2 ? argv[2] : "all";
+  auto wanted = [&](const char* group) { return only == "all" || only == group; };
+  const unsigned full = static_cast<unsigned>((n + 255) / 256);
+  if (wanted("binary"))  // evict-first from a step on; -1: no hints at all
+    for (int deep : {-1, 14, 16, 17, 18, 20, 22})
+      for (hint upper : {plain, last}) {
+        if (deep < 0 && upper == last) continue;
+        std::snprintf(name, sizeof name, "binary, thread per needle, evict-first from %d%s", deep,
+                      upper == last ? ", evict-last above" : "");
+        report(name, per_call_us(s, 1, [&] { binary<true><<<full, 256, 0, s>>>(nd, n, hy, n, o, deep, upper); }));
+      }
+  if (wanted("eytzinger"))  // 13 cached levels over a grid of 4 blocks per SM, evict-first from a level on
+    for (int deep : {-1, 18, 20, 22, 23, 24})
+      for (hint upper : {plain, last}) {
+        if (deep < 0 && upper == last) continue;
+        std::snprintf(name, sizeof name, "eytzinger, 13 levels cached, evict-first from %d%s", deep,
+                      upper == last ? ", evict-last above" : "");
+        report(name, per_call_us(s, 1, [&] { eytzinger<<<132 * 4, 512, 0, s>>>(nd, n, tr, n, 8191, o, deep, upper); }));
+      }
+  if (wanted("prefetch"))
+    for (int from : {13, 18, 20}) {
+      std::snprintf(name, sizeof name, "eytzinger, deep 23, prefetch 3 levels ahead from %d", from);
+      report(name, per_call_us(s, 1, [&] { eytzinger_prefetch<3, false><<<132 * 4, 512, 0, s>>>(nd, n, tr, n, 8191, o, 23, from); }));
+      std::snprintf(name, sizeof name, "eytzinger, deep 23, prefetch 3 ahead (2 sectors) from %d", from);
+      report(name, per_call_us(s, 1, [&] { eytzinger_prefetch<3, true><<<132 * 4, 512, 0, s>>>(nd, n, tr, n, 8191, o, 23, from); }));
+      std::snprintf(name, sizeof name, "eytzinger, deep 23, prefetch 2 levels ahead from %d", from);
+      report(name, per_call_us(s, 1, [&] { eytzinger_prefetch<2, false><<<132 * 4, 512, 0, s>>>(nd, n, tr, n, 8191, o, 23, from); }));
+      std::snprintf(name, sizeof name, "eytzinger, deep 23, prefetch 4 ahead (2 sectors) from %d", from);
+      report(name, per_call_us(s, 1, [&] { eytzinger_prefetch<4, true><<<132 * 4, 512, 0, s>>>(nd, n, tr, n, 8191, o, 23, from); }));
+    }
+  if (wanted("grid"))  // needles per thread against each block's copy of the top levels
+    for (unsigned blocks : {132u * 4, 132u * 16, 8192u, 32768u, 131072u}) {
+      std::snprintf(name, sizeof name, "eytzinger, 13 levels, evict-first from 23, %u blocks of 512", blocks);
+      report(name, per_call_us(s, 1, [&] { eytzinger<<<blocks, 512, 0, s>>>(nd, n, tr, n, 8191, o, 23, plain); }));
+    }
+  if (wanted("levels")) {  // one needle per thread, fewer levels in shared memory
+    const unsigned per_needle = static_cast<unsigned>((n + 511) / 512);
     report("eytzinger, thread per needle, 13 levels", per_call_us(s, 1, [&] { eytzinger<8192><<<per_needle, 512, 0, s>>>(nd, n, tr, n, 8191, o, 23, plain); }));
     report("eytzinger, thread per needle, 12 levels", per_call_us(s, 1, [&] { eytzinger<4096><<<per_needle, 512, 0, s>>>(nd, n, tr, n, 4095, o, 23, plain); }));
     report("eytzinger, thread per needle, 11 levels", per_call_us(s, 1, [&] { eytzinger<2048><<<per_needle, 512, 0, s>>>(nd, n, tr, n, 2047, o, 23, plain); }));
@@ -163,8 +189,24 @@ int main(int argc, char** argv) {
     report("eytzinger, 2 needles per thread, 13 levels", per_call_us(s, 1, [&] { eytzinger<8192><<<per_needle / 2, 512, 0, s>>>(nd, n, tr, n, 8191, o, 23, plain); }));
     report("eytzinger, thread per needle, 256 thr, 11 levels", per_call_us(s, 1, [&] { eytzinger<2048><<<per_needle * 2, 256, 0, s>>>(nd, n, tr, n, 2047, o, 23, plain); }));
   }
-  const unsigned full = static_cast<unsigned>((n + 255) / 256);
-  report("binary, thread per needle, evict-first from 16",
-         per_call_us(s, 1, [&] { binary<true><<<full, 256, 0, s>>>(nd, n, hy, n, o, 16, plain); }));
+  if (wanted("persisting")) {  // the upper levels in a set-aside part of L2 (an access policy window)
+    cudaDeviceProp prop;
+    cudaGetDeviceProperties(&prop, 0);
+    std::size_t set_aside = prop.persistingL2CacheMaxSize;
+    cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, set_aside);
+    for (double mb : {16.0, 32.0, 40.0}) {
+      cudaStreamAttrValue attr = {};
+      attr.accessPolicyWindow.base_ptr = tr;
+      attr.accessPolicyWindow.num_bytes = static_cast<std::size_t>(mb * 1024 * 1024);
+      attr.accessPolicyWindow.hitRatio = 1.0f;
+      attr.accessPolicyWindow.hitProp = cudaAccessPropertyPersisting;
+      attr.accessPolicyWindow.missProp = cudaAccessPropertyStreaming;
+      cudaStreamSetAttribute(s, cudaStreamAttributeAccessPolicyWindow, &attr);
+      std::snprintf(name, sizeof name, "eytzinger, first %.0f MB persisting (set-aside %zu MB)", mb, set_aside >> 20);
+      report(name, per_call_us(s, 1, [&] { eytzinger<<<132 * 4, 512, 0, s>>>(nd, n, tr, n, 8191, o, 22, plain); }));
+      cudaCtxResetPersistingL2Cache();
+    }
+  }
+  std::printf("%s\n", cudaGetErrorString(cudaGetLastError()));
   return 0;
 }

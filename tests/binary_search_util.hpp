@@ -32,18 +32,6 @@ struct reverse_order {
   }
 };
 
-inline const char* to_string(search_strategy s) {
-  switch (s) {
-    case search_strategy::automatic:
-      return "automatic";
-    case search_strategy::per_needle:
-      return "per_needle";
-    case search_strategy::sort_then_search:
-      return "sort_then_search";
-  }
-  return "?";
-}
-
 constexpr search_strategy all_strategies[] = {search_strategy::per_needle, search_strategy::sort_then_search,
                                               search_strategy::automatic};
 

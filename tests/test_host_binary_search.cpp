@@ -12,6 +12,7 @@
 #include <mergepath/binary_search.hpp>
 #include <random>
 #include <string>
+#include <string_view>
 #include <type_traits>
 #include <vector>
 
@@ -347,6 +348,13 @@ TEST(HostBatchSearchStrategy, AutomaticChoice) {
     EXPECT_EQ(search_strategy_for(gpu, index_t{1} << 24, index_t{1} << 40), search_strategy::per_needle);
   }
   static_assert(search_strategy_for(false, 1, 1) == search_strategy::per_needle);
+}
+
+TEST(HostBatchSearchStrategy, Names) {
+  EXPECT_STREQ(mergepath::to_string(search_strategy::automatic), "automatic");
+  EXPECT_STREQ(mergepath::to_string(search_strategy::per_needle), "per_needle");
+  EXPECT_STREQ(mergepath::to_string(search_strategy::sort_then_search), "sort_then_search");
+  static_assert(std::string_view(mergepath::to_string(search_strategy::per_needle)) == "per_needle");
 }
 
 // ---------------------------------------------------------------------------------------------

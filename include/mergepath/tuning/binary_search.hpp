@@ -12,6 +12,18 @@ namespace mergepath {
 // them and the haystack once with sorted_search, and scatter the bounds back.
 enum class search_strategy { automatic, per_needle, sort_then_search };
 
+constexpr const char* to_string(search_strategy s) {
+  switch (s) {
+    case search_strategy::automatic:
+      return "automatic";
+    case search_strategy::per_needle:
+      return "per_needle";
+    case search_strategy::sort_then_search:
+      return "sort_then_search";
+  }
+  return "?";
+}
+
 // Measured on an H200 at 2^26 random int32 needles into 2^26 keys (bench/NOTES.md).
 struct binary_search_tuning {
   int block_threads = 256;  // binary_search (one needle per thread) and eytzinger_layout
