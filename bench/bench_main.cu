@@ -417,7 +417,10 @@ void write_json(const std::string& path, const options& o, const bench::device_i
           << ", \"min_resident_threads\": " << r.sort_tuning->blocksort.min_resident_threads
           << "}, \"merge\": {\"block_threads\": " << r.sort_tuning->merge.block_threads
           << ", \"items_per_thread\": " << r.sort_tuning->merge.items_per_thread
-          << ", \"min_resident_threads\": " << r.sort_tuning->merge.min_resident_threads << "}}";
+          << ", \"min_resident_threads\": " << r.sort_tuning->merge.min_resident_threads
+          << "}, \"four_way\": {\"block_threads\": " << r.sort_tuning->four_way.block_threads
+          << ", \"items_per_thread\": " << r.sort_tuning->four_way.items_per_thread
+          << ", \"min_resident_threads\": " << r.sort_tuning->four_way.min_resident_threads << "}}";
       else
         f << "null";
       f << ", \"check\": " << json_string(r.check) << "}";

@@ -9,12 +9,15 @@
 namespace bench {
 namespace {
 
-// The blocksort's {threads, items per thread, min resident threads}; the merge passes as the default.
+// The blocksort's {threads, items per thread, min resident threads}; the merge passes (two- and
+// four-way) as the default.
 template <int BlockThreads, int ItemsPerThread, int ResidentThreads = 1024>
 struct sort_policy {
-  static constexpr mergepath::mergesort_tuning tuning{
-      mergepath::blocksort_tuning{BlockThreads, ItemsPerThread, ResidentThreads},
-      mergepath::mergesort_tuning_for(90, sizeof(std::int32_t), 0).merge};
+  static constexpr mergepath::mergesort_tuning tuning = [] {
+    mergepath::mergesort_tuning t = mergepath::mergesort_tuning_for(90, sizeof(std::int32_t), 0);
+    t.blocksort = {BlockThreads, ItemsPerThread, ResidentThreads};
+    return t;
+  }();
 };
 
 // Around the default ({512,33,1024}, among them): smaller tiles (one merge pass more at some

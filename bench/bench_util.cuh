@@ -121,8 +121,13 @@ inline std::string tuning_label(const mergepath::merge_tuning& t) {
 // The blocksort's tile of a mergesort tuning, {threads,items,min resident threads} (the merge
 // passes' tuning is left out of the label: the tuning rows keep the default one).
 inline std::string sort_tuning_label(const mergepath::mergesort_tuning& t) {
-  return "{" + std::to_string(t.blocksort.block_threads) + "," + std::to_string(t.blocksort.items_per_thread) + "," +
-         std::to_string(t.blocksort.min_resident_threads) + "}";
+  std::string label = "{" + std::to_string(t.blocksort.block_threads) + "," +
+                      std::to_string(t.blocksort.items_per_thread) + "," +
+                      std::to_string(t.blocksort.min_resident_threads) + "}";
+  if (t.four_way.enabled())
+    label += " four-way {" + std::to_string(t.four_way.block_threads) + "," +
+             std::to_string(t.four_way.items_per_thread) + "," + std::to_string(t.four_way.min_resident_threads) + "}";
+  return label;
 }
 
 template <class K>

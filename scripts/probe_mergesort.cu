@@ -27,9 +27,14 @@ struct random_key {
   }
 };
 
-template <int BT, int BI, int MT, int MI, int MR = 1536, int BR = 1024>
-struct shape {
-  static constexpr mergepath::mergesort_tuning tuning{{BT, BI, BR}, {MT, MI, 1, false, MR, 1, 0}};
+// The default tuning with other four-way tiles (FT 0: two-way passes only).
+template <class Key, class Value, int FT, int FI, int FR>
+struct four_way_shape {
+  static constexpr mergepath::mergesort_tuning tuning = [] {
+    mergepath::mergesort_tuning t = mergepath::default_mergesort_policy<Key, Value>::tuning;
+    t.four_way = {FT, FI, FR};
+    return t;
+  }();
 };
 
 struct timer {
@@ -113,30 +118,18 @@ void run(long n, int reps) {
     report(name, tm.median(reps, reset, [&] { mergepath::mergesort_pairs_tuned<P>(ctx, k, v, n); }));
     check(name);
   };
+  // Four-way tiles (the blocksort and two-way tiles as the defaults'); 0 x 0: two-way only.
+  tuned(four_way_shape<K, void, 0, 0, 0>{}, "keys two-way only");
+  tuned(four_way_shape<K, void, 256, 23, 1536>{}, "keys four-way 256 x 23 @1536");
+  tuned(four_way_shape<K, void, 128, 23, 1536>{}, "keys four-way 128 x 23 @1536");
+  tuned(four_way_shape<K, void, 128, 23, 1024>{}, "keys four-way 128 x 23 @1024");
+  tuned(four_way_shape<K, void, 256, 15, 1024>{}, "keys four-way 256 x 15 @1024");
   if constexpr (sizeof(K) == 4) {
-    tuned(shape<512, 15, 256, 23>{}, "keys blocksort {512,15}");
-    tuned(shape<256, 31, 256, 23>{}, "keys blocksort {256,31}");
-    tuned(shape<512, 27, 256, 23>{}, "keys blocksort {512,27}");
-    // 16384 keys or more (one pass fewer at 2^26) at two blocks per SM: 64 registers for 33 keys.
-    tuned(shape<512, 33, 256, 23>{}, "keys blocksort {512,33}");
-    tuned_pairs(shape<256, 23, 256, 19, 1024>{}, "pairs blocksort {256,23}");
-    tuned_pairs(shape<512, 15, 256, 19, 1024>{}, "pairs blocksort {512,15}");
-    tuned_pairs(shape<256, 15, 256, 19, 1024, 512>{}, "pairs blocksort {256,15} regs 128");
-    // Tiles of 8192 keys or more leave one pass fewer at 2^26 than 256 x 23 (5888).
-    tuned_pairs(shape<512, 17, 256, 19, 1024>{}, "pairs blocksort {512,17}");
-    tuned_pairs(shape<512, 19, 256, 19, 1024>{}, "pairs blocksort {512,19}");
-    // 16384 keys or more: two passes fewer than 256 x 23 at 2^26, one block per SM.
-    tuned_pairs(shape<512, 33, 256, 19, 1024, 512>{}, "pairs blocksort {512,33} regs 128");
-    tuned_pairs(shape<1024, 17, 256, 19, 1024, 1024>{}, "pairs blocksort {1024,17}");
-  } else {
-    tuned(shape<256, 23, 256, 13>{}, "keys blocksort {256,23} (default)");
-    // Tiles of 8192 keys or more leave one pass fewer at 2^26 than 256 x 23 (5888).
-    tuned(shape<512, 17, 256, 13>{}, "keys blocksort {512,17}");
-    tuned(shape<512, 19, 256, 13>{}, "keys blocksort {512,19}");
-    tuned(shape<512, 23, 256, 13>{}, "keys blocksort {512,23}");
-    // 16384 keys or more: one pass fewer again, one block per SM.
-    tuned(shape<512, 33, 256, 13, 1536, 512>{}, "keys blocksort {512,33} regs 128");
-    tuned(shape<1024, 17, 256, 13, 1536, 1024>{}, "keys blocksort {1024,17}");
+    tuned_pairs(four_way_shape<K, int, 0, 0, 0>{}, "pairs two-way only");
+    tuned_pairs(four_way_shape<K, int, 128, 23, 1024>{}, "pairs four-way 128 x 23 @1024");
+    tuned_pairs(four_way_shape<K, int, 256, 23, 1024>{}, "pairs four-way 256 x 23 @1024");
+    tuned_pairs(four_way_shape<K, int, 128, 15, 1024>{}, "pairs four-way 128 x 15 @1024");
+    tuned_pairs(four_way_shape<K, int, 256, 15, 1024>{}, "pairs four-way 256 x 15 @1024");
   }
 }
 

@@ -4,7 +4,11 @@
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
+#include <limits>
+#include <mergepath/block/group_multiway_split.cuh>
 #include <mergepath/mergepath.hpp>
+#include <mergepath/thread/multiway_split.hpp>
+#include <random>
 #include <vector>
 
 #include "gpu_util.cuh"
@@ -12,15 +16,23 @@
 namespace mergepath_test {
 namespace {
 
-// Sizes on the edges of a GPU sort with blocksort tile `sort_tile` and merge tile `merge_tile`:
-// the host's sizes; a merge tile either side; then 2^k blocksort tiles either side for k = 0 ..
-// max_doublings (one more tile makes one more merge pass, odd and even pass counts alternate
-// which buffer the blocksort writes), three tiles (a last pair with no second run), and a tile
-// plus a merge tile (a pair whose output ends in a partial merge tile).
-inline std::vector<index_t> gpu_sort_sizes(index_t sort_tile, index_t merge_tile, int max_doublings) {
+// Sizes on the edges of a GPU sort with this tuning: the host's sizes; a merge tile and a
+// four-way tile either side; then 2^k blocksort tiles either side for k = 0 .. max_doublings (one
+// more tile makes one more merge pass, odd and even pass counts alternate which buffer the
+// blocksort writes), three tiles (a last pair with no second run), five to seven tiles (a last
+// group of four-way runs with one to three runs), and a tile plus a merge tile (a pair whose
+// output ends in a partial merge tile).
+inline std::vector<index_t> gpu_sort_sizes(const mergepath::mergesort_tuning& tuning, int max_doublings) {
+  const index_t sort_tile = tuning.blocksort.tile_items();
+  const index_t merge_tile = tuning.merge.tile_items();
   std::vector<index_t> sizes = sort_sizes();
-  for (index_t edge : {merge_tile, 3 * sort_tile, sort_tile + merge_tile})
+  for (index_t edge : {merge_tile, 3 * sort_tile, 5 * sort_tile, 6 * sort_tile, 7 * sort_tile, sort_tile + merge_tile})
     sizes.insert(sizes.end(), {edge - 1, edge, edge + 1});
+  if (tuning.four_way.enabled()) {
+    const index_t four_way_tile = tuning.four_way.tile_items();
+    for (index_t edge : {four_way_tile, 2 * sort_tile + four_way_tile, 4 * sort_tile + four_way_tile})
+      sizes.insert(sizes.end(), {edge - 1, edge, edge + 1});
+  }
   for (int k = 0; k <= max_doublings; ++k) {
     index_t edge = sort_tile << k;
     sizes.insert(sizes.end(), {edge - 1, edge, edge + 1});
@@ -32,8 +44,7 @@ inline std::vector<index_t> gpu_sort_sizes(index_t sort_tile, index_t merge_tile
 // merge passes); the largest size, 2^20 + 7, takes a few more.
 template <class Key, class Value = void>
 std::vector<index_t> default_gpu_sort_sizes() {
-  constexpr mergepath::mergesort_tuning tuning = mergepath::default_mergesort_policy<Key, Value>::tuning;
-  return gpu_sort_sizes(tuning.blocksort.tile_items(), tuning.merge.tile_items(), 5);
+  return gpu_sort_sizes(mergepath::default_mergesort_policy<Key, Value>::tuning, 5);
 }
 
 using key_cases =
@@ -84,25 +95,30 @@ TYPED_TEST(GpuMergesortPairs, StableLikeStdStableSort) {
 // ---------------------------------------------------------------------------------------------
 // Tuning is overridable: tiles so small that the suite's sizes take many merge passes.
 
-// 192-key blocksort tiles, 320-key merge tiles: 2^20 keys take 13 passes. Every pass whose runs
-// start on samples narrows its partition searches with them (min_sampled_run 0), so the suite's
-// sizes cover sampled and unsampled passes.
+// 192-key blocksort tiles, 320-key merge tiles, 315-key four-way tiles: 2^20 keys take 6 four-way
+// passes and a two-way one. Every two-way pass whose runs start on samples narrows its partition
+// searches with them (min_sampled_run 0), so the suite's sizes cover sampled and unsampled passes.
 struct small_policy {
-  static constexpr mergepath::mergesort_tuning tuning{{64, 3}, {64, 5}, 0};
+  static constexpr mergepath::mergesort_tuning tuning{{64, 3}, {64, 5}, 0, {64, 5}};
 };
-// An even items_per_thread, a merge tile smaller than the blocksort tile, a single warp.
+// Two-way passes only: an even items_per_thread, a merge tile smaller than the blocksort tile, a
+// single warp.
 struct even_policy {
   static constexpr mergepath::mergesort_tuning tuning{{32, 4}, {32, 3}};
+};
+// One-warp four-way tiles (217 keys) longer than the blocksort's (160).
+struct one_warp_four_way_policy {
+  static constexpr mergepath::mergesort_tuning tuning{{32, 5}, {32, 3}, index_t{1} << 20, {32, 7, 1024}};
 };
 
 template <class Policy>
 class GpuMergesortTuned : public gpu_test {};
-using policies = ::testing::Types<small_policy, even_policy>;
+using policies = ::testing::Types<small_policy, even_policy, one_warp_four_way_policy>;
 TYPED_TEST_SUITE(GpuMergesortTuned, policies);
 
 template <class Policy>
 std::vector<index_t> tuned_sizes() {
-  return gpu_sort_sizes(Policy::tuning.blocksort.tile_items(), Policy::tuning.merge.tile_items(), 12);
+  return gpu_sort_sizes(Policy::tuning, 12);
 }
 
 TYPED_TEST(GpuMergesortTuned, Keys) {
@@ -173,6 +189,114 @@ TEST_F(GpuMergesortGraph, SortCapturedInGraph) {
   }
   MERGEPATH_CUDA_CHECK(cudaGraphExecDestroy(exec));
   MERGEPATH_CUDA_CHECK(cudaGraphDestroy(graph));
+}
+
+// ---------------------------------------------------------------------------------------------
+// The four-way passes' split: four lanes per selection against multiway_split on the host (itself
+// checked against a stable sort in test_merge_path.cpp).
+
+// splits[4 q + r] for query q: whole warps, lane r of each group of four holding sequence r.
+__global__ void group_split_kernel(const int* keys, const index_t* begins, const index_t* counts, index_t total_ranks,
+                                   index_t* splits) {
+  const index_t thread = blockIdx.x * static_cast<index_t>(blockDim.x) + threadIdx.x;
+  const index_t rank = thread / 4;
+  const int r = static_cast<int>(thread % 4);
+  const bool live = rank < total_ranks;
+  mergepath::block::group_multiway_selection<4, const int*, index_t, mergepath::less<>> selection(
+      keys + begins[r], live ? counts[r] : 0, mergepath::less<>{});
+  const index_t split = selection.split(live ? rank : 0);
+  if (live) splits[4 * rank + r] = split;
+}
+
+class GpuMultiwaySplit : public gpu_test {};
+
+TEST_F(GpuMultiwaySplit, GroupSelectionMatchesThreadSelection) {
+  std::mt19937_64 rng(11);
+  // Lengths: empty sequences, one element, unequal lengths, powers of two either side; values
+  // from two (many ties) or 10^6 distinct. Sorted, except for the last trials (unsorted runs
+  // must stay in bounds and sum to the rank).
+  const std::vector<std::vector<index_t>> shapes{{0, 0, 0, 0},   {1, 0, 0, 0},     {0, 0, 0, 5},   {3, 1, 4, 1},
+                                                 {63, 64, 65, 1}, {100, 0, 37, 511}, {257, 255, 256, 1000},
+                                                 {4096, 1, 4095, 2049}};
+  for (int unsorted = 0; unsorted < 2; ++unsorted)
+    for (int distinct : {2, 1000000})
+      for (const auto& shape : shapes) {
+        SCOPED_TRACE(::testing::Message() << "lengths " << shape[0] << " " << shape[1] << " " << shape[2] << " "
+                                          << shape[3] << ", values " << distinct << ", unsorted " << unsorted);
+        std::vector<int> keys;
+        std::vector<index_t> begins, counts;
+        std::vector<const int*> host_seqs;
+        for (index_t length : shape) {
+          begins.push_back(static_cast<index_t>(keys.size()));
+          counts.push_back(length);
+          std::vector<int> run(static_cast<std::size_t>(length));
+          for (int& x : run) x = std::uniform_int_distribution<int>(0, distinct - 1)(rng);
+          if (!unsorted) std::sort(run.begin(), run.end());
+          keys.insert(keys.end(), run.begin(), run.end());
+        }
+        keys.push_back(0);  // never empty on the device
+        const index_t total = counts[0] + counts[1] + counts[2] + counts[3];
+        const index_t ranks = total + 1;
+        device_vector<int> d_keys(keys);
+        device_vector<index_t> d_begins(begins), d_counts(counts), d_splits(static_cast<std::size_t>(4 * ranks));
+        const unsigned blocks = static_cast<unsigned>((4 * ranks + 127) / 128);
+        group_split_kernel<<<blocks, 128>>>(d_keys.data(), d_begins.data(), d_counts.data(), ranks, d_splits.data());
+        MERGEPATH_CUDA_CHECK(cudaGetLastError());
+        const std::vector<index_t> got = d_splits.download();
+        const int* seqs[4];
+        index_t lengths[4];
+        for (int r = 0; r < 4; ++r) seqs[r] = keys.data() + begins[r], lengths[r] = counts[r];
+        for (index_t rank = 0; rank <= total; ++rank) {
+          index_t sum = 0;
+          for (int r = 0; r < 4; ++r) {
+            const index_t split = got[static_cast<std::size_t>(4 * rank + r)];
+            ASSERT_GE(split, 0) << "rank " << rank;
+            ASSERT_LE(split, counts[r]) << "rank " << rank;
+            sum += split;
+          }
+          ASSERT_EQ(sum, rank);
+          if (unsorted) continue;
+          index_t want[4];
+          mergepath::multiway_split<4>(seqs, lengths, rank, want, mergepath::less<>{});
+          for (int r = 0; r < 4; ++r) ASSERT_EQ(got[static_cast<std::size_t>(4 * rank + r)], want[r]) << "rank " << rank;
+        }
+      }
+}
+
+// ---------------------------------------------------------------------------------------------
+// A comparator that is not a strict weak order (less on floats with NaNs): the runs the passes
+// merge are then not sorted, so the splits need not grow. The result is unspecified, but the sort
+// must stay in bounds (compute-sanitizer runs this suite) and leave the context usable.
+
+class GpuMergesortNaN : public gpu_test {};
+
+template <class Policy>
+void sort_with_nans(mergepath::cuda_context& ctx, index_t n) {
+  SCOPED_TRACE(::testing::Message() << "n = " << n);
+  std::vector<float> in(static_cast<std::size_t>(n));
+  std::mt19937 rng(3);
+  for (float& x : in)
+    x = rng() % 3 == 0 ? std::numeric_limits<float>::quiet_NaN() : static_cast<float>(rng() % 1000);
+  device_vector<float> keys(in), pair_keys(in);
+  device_vector<int> vals(static_cast<std::size_t>(n));
+  mergepath::mergesort_tuned<Policy>(ctx, keys.data(), n);
+  mergepath::mergesort_pairs_tuned<Policy>(ctx, pair_keys.data(), vals.data(), n);
+  ctx.synchronize();
+  // Still usable: a well-ordered sort afterwards is right.
+  std::vector<float> finite(in.size());
+  for (std::size_t i = 0; i < in.size(); ++i) finite[i] = static_cast<float>(i * 7919 % 1013);
+  keys.upload(finite);
+  mergepath::mergesort_tuned<Policy>(ctx, keys.data(), n);
+  EXPECT_TRUE(ranges_equal(std_stable_sort(finite, mergepath::less<>{}), keys.download()));
+}
+
+TEST_F(GpuMergesortNaN, StaysInBounds) {
+  mergepath::cuda_context ctx;
+  // Small tiles: four four-way passes and a two-way one at a size the sanitizers run.
+  ASSERT_NO_FATAL_FAILURE(sort_with_nans<small_policy>(ctx, 5 * 4096 + 3));
+  const index_t n = 9 * mergepath::default_mergesort_policy<float>::tuning.blocksort.tile_items() + 5;
+  if (n <= max_test_size())
+    ASSERT_NO_FATAL_FAILURE(sort_with_nans<mergepath::default_mergesort_policy<float>>(ctx, n));
 }
 
 // ---------------------------------------------------------------------------------------------

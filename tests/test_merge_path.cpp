@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <mergepath/thread/merge_path.hpp>
+#include <mergepath/thread/multiway_split.hpp>
+#include <tuple>
 #include <random>
 #include <vector>
 
@@ -287,6 +289,61 @@ TEST(ClampNextSplit, ChunksStayInsideTheInputs) {
       ASSERT_EQ(previous_a1, na);
     }
   }
+}
+
+
+// multiway_split against a stable sort of all the sequences' (value, sequence, position): for
+// K = 1 .. 5, every rank, duplicates, empty and unequal sequences; and unsorted input stays in
+// range with splits that sum to the rank.
+template <int K>
+void check_multiway_split(std::mt19937_64& rng, int trials, bool sorted) {
+  for (int trial = 0; trial < trials; ++trial) {
+    std::vector<int> seqs[K];
+    const int max_length = std::uniform_int_distribution<int>(0, 3)(rng) == 0 ? 3 : 70;
+    const int values = std::uniform_int_distribution<int>(1, 4)(rng) == 1 ? 2 : 1000;
+    const int* starts[K];
+    std::int64_t counts[K];
+    std::vector<std::tuple<int, int, int>> all;
+    for (int s = 0; s < K; ++s) {
+      const int n = std::uniform_int_distribution<int>(0, max_length)(rng);
+      for (int i = 0; i < n; ++i) seqs[s].push_back(std::uniform_int_distribution<int>(0, values)(rng));
+      if (sorted) std::sort(seqs[s].begin(), seqs[s].end());
+      starts[s] = seqs[s].data(), counts[s] = n;
+      for (int i = 0; i < n; ++i) all.emplace_back(seqs[s][i], s, i);
+    }
+    std::sort(all.begin(), all.end());
+    for (std::int64_t rank = 0; rank <= static_cast<std::int64_t>(all.size()); ++rank) {
+      std::int64_t got[K];
+      mergepath::multiway_split<K>(starts, counts, rank, got, mergepath::less<>{});
+      std::int64_t want[K] = {}, sum = 0;
+      for (std::int64_t k = 0; k < rank; ++k) ++want[std::get<1>(all[k])];
+      for (int s = 0; s < K; ++s) {
+        ASSERT_GE(got[s], 0);
+        ASSERT_LE(got[s], counts[s]);
+        sum += got[s];
+        if (sorted) {
+          ASSERT_EQ(got[s], want[s]) << "K " << K << ", rank " << rank << ", sequence " << s;
+        }
+      }
+      ASSERT_EQ(sum, rank);
+    }
+  }
+}
+
+TEST(MultiwaySplit, MatchesStableSortOnEveryRank) {
+  SCOPED_TRACE("MERGEPATH_TEST_SEED=" + std::to_string(base_seed()));
+  std::mt19937_64 rng(base_seed());
+  check_multiway_split<1>(rng, 100, true);
+  check_multiway_split<2>(rng, 500, true);
+  check_multiway_split<3>(rng, 500, true);
+  check_multiway_split<4>(rng, 1000, true);
+  check_multiway_split<5>(rng, 200, true);
+}
+
+TEST(MultiwaySplit, UnsortedInputStaysInRange) {
+  SCOPED_TRACE("MERGEPATH_TEST_SEED=" + std::to_string(base_seed()));
+  std::mt19937_64 rng(base_seed() + 1);
+  check_multiway_split<4>(rng, 500, false);
 }
 
 }  // namespace

@@ -1,6 +1,6 @@
-// mergesort and mergesort_pairs on a cuda_context: a blocksort launch, then per merge pass a
-// partition launch and a merge launch, ping-ponging between the caller's arrays and scratch
-// arrays from the context's pool. The blocksort writes to whichever buffer makes the last pass
+// mergesort and mergesort_pairs on a cuda_context: a blocksort launch, then per merge pass (four-
+// or two-way) a partition launch and a merge launch, ping-ponging between the caller's arrays and
+// scratch arrays from the context's pool. The blocksort writes to whichever buffer makes the last pass
 // land in the caller's arrays. No launch waits for the host.
 #pragma once
 
@@ -34,42 +34,52 @@ void launch_mergesort(cuda_context& ctx, Keys keys, Vals vals, index_t count, Co
   constexpr int merge_tile = tuning.merge.tile_items();
   if (count < 2) return;
 
-  const index_t sort_tiles = detail::ceil_div(count, sort_tile);
+  // The passes after the blocksort: four-way while more than two runs are left (where the tuning
+  // has four-way tiles), then two-way. Their number decides where the blocksort writes, and the
+  // widest ones size the split arrays.
+  auto ways_at = [&](index_t width) { return tuning.four_way.enabled() && 2 * width < count ? 4 : 2; };
+  auto two_way_pass = [&](index_t width) {
+    return kernel::merge_pass{count, width, detail::ceil_div<index_t>(2 * width, merge_tile), merge_tile};
+  };
+  auto four_way_pass = [&](index_t width) {
+    constexpr int tile = tuning.four_way.tile_items();
+    return kernel::merge4_pass{count, width, detail::ceil_div<index_t>(4 * width, tile), tile};
+  };
   int passes = 0;
-  while ((index_t{1} << passes) < sort_tiles) ++passes;
-  // The widest partition array any pass needs.
-  index_t max_pass_tiles = 0;
-  for (int p = 0; p < passes; ++p) {
-    index_t width = sort_tile << p;
-    kernel::merge_pass pass{count, width, detail::ceil_div<index_t>(2 * width, merge_tile), merge_tile};
-    max_pass_tiles = detail::max_of(max_pass_tiles, pass.num_tiles());
+  index_t max_two_way_tiles = 0, max_four_way_tiles = 0;
+  for (index_t width = sort_tile; width < count; width *= ways_at(width), ++passes) {
+    if (ways_at(width) == 4)
+      max_four_way_tiles = detail::max_of(max_four_way_tiles, four_way_pass(width).num_tiles());
+    else
+      max_two_way_tiles = detail::max_of(max_two_way_tiles, two_way_pass(width).num_tiles());
   }
 
   auto key_scratch = ctx.allocate<kernel::value_of<Keys>>(passes > 0 ? count : 0);
   value_scratch<Vals> val_scratch(ctx, passes > 0 ? count : 0);
-  auto partitions = ctx.allocate<index_t>(max_pass_tiles);
+  auto partitions = ctx.allocate<index_t>(max_two_way_tiles);
+  auto splits = ctx.allocate<index_t>(kernel::merge4_pass::ways * max_four_way_tiles);
 
   auto blocksort_into = [&](auto keys_out, auto vals_out) {
     constexpr auto sort_kernel =
         kernel::blocksort_kernel<Policy, Keys, Vals, decltype(keys_out), decltype(vals_out), Comp>;
     constexpr std::size_t shared_bytes = kernel::blocksort_layout<Policy, Keys, Vals>::bytes;
     (void)resident_blocks_per_sm<sort_kernel>(ctx, tuning.blocksort.block_threads, shared_bytes);
-    detail::launch_dependent("blocksort_kernel", sort_kernel, static_cast<unsigned>(sort_tiles),
+    detail::launch_dependent("blocksort_kernel", sort_kernel, static_cast<unsigned>(detail::ceil_div(count, sort_tile)),
                              tuning.blocksort.block_threads, shared_bytes, ctx.stream(), keys, vals, count, keys_out,
                              vals_out, comp);
   };
-  // Samples of all the keys for the partition kernels, every 2^shift-th, as many as fit the
-  // tuning's sample bytes (none for keys too large to sample).
+  // Samples of all the keys for the two-way partition kernels, every 2^shift-th, as many as fit
+  // the tuning's sample bytes (none for keys too large to sample).
   using Key = kernel::value_of<Keys>;
   using samples_layout = kernel::partition_samples<Key, Key>;
   const int sample_shift = partition_sample_shift<tuning.merge.partition_sample_bytes, Key, Key>(count, 0);
   auto samples = ctx.allocate<uint4>(
-      sample_shift >= 0 && passes > 0
+      sample_shift >= 0 && max_two_way_tiles > 0
           ? static_cast<index_t>(samples_layout(count, 0, sample_shift).bytes() / sizeof(uint4))
           : 0);
 
-  auto merge_pass = [&](index_t width, auto keys_in, auto vals_in, auto keys_out, auto vals_out) {
-    kernel::merge_pass pass{count, width, detail::ceil_div<index_t>(2 * width, merge_tile), merge_tile};
+  auto merge_two_way = [&](index_t width, auto keys_in, auto vals_in, auto keys_out, auto vals_out) {
+    const kernel::merge_pass pass = two_way_pass(width);
     index_t tiles = pass.num_tiles();
     // The early passes' short runs are searched in global memory alone.
     const bool sampled = kernel::pass_uses_samples(pass, sample_shift, tuning.min_sampled_run);
@@ -102,18 +112,49 @@ void launch_mergesort(cuda_context& ctx, Keys keys, Vals vals, index_t count, Co
                              partitions.data(), keys_out, vals_out, comp);
   };
 
+  auto merge_four_way = [&](index_t width, auto keys_in, auto vals_in, auto keys_out, auto vals_out) {
+    if constexpr (Policy::tuning.four_way.enabled()) {
+      const kernel::merge4_pass pass = four_way_pass(width);
+      const index_t tiles = pass.num_tiles();
+      // Four lanes a split; whole warps.
+      constexpr int partition_threads = 128;
+      const auto partition_kernel = kernel::four_way_fits_int(pass)
+                                        ? kernel::mergesort_partition4_kernel<decltype(keys_in), int, Comp>
+                                        : kernel::mergesort_partition4_kernel<decltype(keys_in), index_t, Comp>;
+      detail::launch_dependent(
+          "mergesort_partition4_kernel", partition_kernel,
+          static_cast<unsigned>(detail::ceil_div<index_t>(kernel::merge4_pass::ways * tiles, partition_threads)),
+          partition_threads, 0, ctx.stream(), keys_in, pass, splits.data(), comp);
+      using InKeys = decltype(keys_in);
+      using InVals = decltype(vals_in);
+      constexpr auto merge_kernel =
+          kernel::mergesort_merge4_kernel<Policy, InKeys, InVals, decltype(keys_out), decltype(vals_out), Comp>;
+      constexpr std::size_t shared_bytes =
+          kernel::merge4_layout<Policy, kernel::value_of<InKeys>, kernel::value_of<InVals>>::bytes;
+      (void)resident_blocks_per_sm<merge_kernel>(ctx, tuning.four_way.block_threads, shared_bytes);
+      detail::launch_dependent("mergesort_merge4_kernel", merge_kernel, static_cast<unsigned>(tiles),
+                               tuning.four_way.block_threads, shared_bytes, ctx.stream(), keys_in, vals_in, pass,
+                               static_cast<const index_t*>(splits.data()), keys_out, vals_out, comp);
+    }
+  };
+
   // Passes alternate direction, so an odd count starts from the scratch arrays.
   bool in_scratch = passes % 2 == 1;
   if (in_scratch)
     blocksort_into(key_scratch.data(), val_scratch.data());
   else
     blocksort_into(keys, vals);
-  for (int p = 0; p < passes; ++p, in_scratch = !in_scratch) {
-    index_t width = sort_tile << p;
+  for (index_t width = sort_tile; width < count; width *= ways_at(width), in_scratch = !in_scratch) {
+    auto merge = [&](auto keys_in, auto vals_in, auto keys_out, auto vals_out) {
+      if (ways_at(width) == 4)
+        merge_four_way(width, keys_in, vals_in, keys_out, vals_out);
+      else
+        merge_two_way(width, keys_in, vals_in, keys_out, vals_out);
+    };
     if (in_scratch)
-      merge_pass(width, key_scratch.data(), val_scratch.data(), keys, vals);
+      merge(key_scratch.data(), val_scratch.data(), keys, vals);
     else
-      merge_pass(width, keys, vals, key_scratch.data(), val_scratch.data());
+      merge(keys, vals, key_scratch.data(), val_scratch.data());
   }
 }
 

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "../block/block_sort.cuh"
+#include "../block/group_multiway_split.cuh"
 #include "../block/tile_io.cuh"
 #include "../detail/config.hpp"
 #include "../thread/merge_path.hpp"
@@ -58,6 +59,12 @@ __global__ void __launch_bounds__(Policy::tuning.blocksort.block_threads, Policy
   }
   block::store_shared_to_global<threads, tuning.items_per_thread>(keys, tile_count, keys_out + begin);
 }
+
+// The four-way passes' tiles (mergesort_tuning::four_way).
+template <class Policy>
+struct four_way_policy {
+  static constexpr four_way_tuning tuning = Policy::tuning.four_way;
+};
 
 // One merge pass: sorted runs of `width` keys (the last may be shorter), run 2r merged with run
 // 2r + 1. Each pair's output is cut into tiles of tile_items (its last tile may be shorter), and
@@ -158,6 +165,221 @@ __global__ void __launch_bounds__(Policy::tuning.merge.block_threads, Policy::tu
   block::wait_for_copies<0>();
   __syncthreads();
   io.merge_and_store(current, 0);
+}
+
+// One four-way merge pass: runs of `width` keys (the last may be shorter) in groups of four
+// consecutive runs (the last group may have fewer), each group's output cut into tiles of
+// tile_items (its last tile may be shorter), the tiles of all groups numbered in order.
+struct merge4_pass {
+  static constexpr int ways = 4;
+  index_t count;            // keys in all
+  index_t width;            // keys per sorted run
+  index_t tiles_per_group;  // tiles of a full group, ceil(4 width / tile_items)
+  int tile_items;
+
+  MERGEPATH_HD index_t num_tiles() const {
+    index_t group_items = ways * width;
+    index_t full_groups = count / group_items;
+    return full_groups * tiles_per_group + detail::ceil_div(count - full_groups * group_items, index_t{tile_items});
+  }
+};
+
+// Where one tile of a four-way pass lies: its group's runs and its output diagonals in the group.
+struct merge4_pass_tile {
+  index_t group_begin;  // run r starts at group_begin + r * width
+  index_t run_count[merge4_pass::ways];
+  index_t diag0, diag1, total;  // total: the group's keys
+
+  MERGEPATH_HD merge4_pass_tile(const merge4_pass& pass, index_t tile) {
+    index_t group = tile / pass.tiles_per_group;
+    group_begin = group * merge4_pass::ways * pass.width;
+    total = 0;
+    MERGEPATH_UNROLL
+    for (int r = 0; r < merge4_pass::ways; ++r) {
+      index_t begin = group_begin + r * pass.width;
+      run_count[r] = detail::max_of<index_t>(0, detail::min_of(pass.width, pass.count - begin));
+      total += run_count[r];
+    }
+    diag0 = (tile - group * pass.tiles_per_group) * pass.tile_items;
+    diag1 = detail::min_of(diag0 + pass.tile_items, total);
+  }
+  // Run r's count, for a run-time r, without indexing the array (which would move it to local memory).
+  MERGEPATH_HD index_t count_of(int r) const {
+    index_t c = run_count[0];
+    MERGEPATH_UNROLL
+    for (int q = 1; q < merge4_pass::ways; ++q)
+      if (q == r) c = run_count[q];
+    return c;
+  }
+};
+
+// splits[4 t + r] = how many of run r of its group come before tile t's output. Four lanes
+// search each split together (block::group_multiway_selection), lane r holding run r; whole
+// warps search, those past the last tile with empty runs. Index: the search's arithmetic, 32-bit
+// where the runs allow (the search is bound by its instructions' latency).
+template <class Keys, class Index, class Comp>
+__global__ void mergesort_partition4_kernel(Keys keys, merge4_pass pass, index_t* splits, Comp comp) {
+  constexpr int ways = merge4_pass::ways;
+  detail::allow_dependent_launch();
+  detail::wait_for_prior_grid();  // the pass (or blocksort) before, which wrote the runs
+  const index_t thread = blockIdx.x * static_cast<index_t>(blockDim.x) + threadIdx.x;
+  const index_t tile = thread / ways;
+  const int run = static_cast<int>(thread % ways);
+  const bool live = tile < pass.num_tiles();
+  const merge4_pass_tile t(pass, live ? tile : 0);
+  const index_t run_begin = detail::min_of(t.group_begin + run * pass.width, pass.count);
+  const block::group_multiway_selection<ways, Keys, Index, Comp> selection(
+      keys + run_begin, static_cast<Index>(live ? t.count_of(run) : 0), comp);
+  const Index split = selection.split(static_cast<Index>(t.diag0));
+  if (live) splits[ways * tile + run] = split;
+}
+
+// Whether a four-way pass's searches may use 32-bit arithmetic: the selection computes
+// positions up to 8 times a run's width.
+MERGEPATH_HD inline bool four_way_fits_int(const merge4_pass& pass) { return pass.width <= (index_t{1} << 27); }
+
+// Shared memory of a four-way tile: the four pieces of the runs (their keys, and for pairs,
+// once the keys are merged, their values), then the first round's two merged results (keys, and
+// for pairs each one's position among the pieces, 16-bit where the tile allows). Shared memory
+// bounds the pairs kernel's occupancy: with a buffer of values of its own and 32-bit positions,
+// int32 pairs sorted in 4.03 ms (H200, 2^26, 128 x 23 tiles); with 16-bit positions 3.95, and
+// with the values in the keys' place 3.91 (128 x 15 tiles).
+template <class Policy, class Key, class Value>
+struct merge4_layout {
+  static constexpr four_way_tuning tuning = Policy::tuning.four_way;
+  using source_type = std::conditional_t<(tuning.tile_items() + 64 < 65536), unsigned short, int>;
+  static constexpr std::size_t align16(std::size_t n) { return (n + 15) / 16 * 16; }
+  static constexpr bool has_values = !std::is_void_v<Value>;
+  static constexpr std::size_t piece_size() {
+    if constexpr (has_values)
+      return detail::max_of(sizeof(Key), sizeof(Value));
+    else
+      return sizeof(Key);
+  }
+  // Each piece starts where its global address agrees modulo 16 bytes (up to 7 slots apart),
+  // and serial_merge_n reads up to items_per_thread + 1 slots past the last.
+  static constexpr int piece_slots = tuning.tile_items() + 4 * 8 + tuning.items_per_thread + 1;
+  static constexpr int merged_slots = tuning.block_threads * tuning.items_per_thread + tuning.items_per_thread + 1;
+  static constexpr std::size_t pieces_offset = 0;
+  static constexpr std::size_t merged_keys_offset = pieces_offset + align16(piece_size() * piece_slots);
+  static constexpr std::size_t merged_sources_offset = merged_keys_offset + align16(sizeof(Key) * merged_slots);
+  static constexpr std::size_t bytes =
+      merged_sources_offset + (has_values ? align16(sizeof(source_type) * merged_slots) : 0);
+};
+
+// Block k merges tile k of a four-way pass from keys_in into keys_out (never the same buffer):
+// loads the four pieces, merges 0 + 1 and 2 + 3 in shared memory, then those two into
+// registers, and stores through shared memory.
+template <class Policy, class KeysIn, class ValsIn, class KeysOut, class ValsOut, class Comp>
+__global__ void __launch_bounds__(Policy::tuning.four_way.block_threads, Policy::tuning.four_way.min_blocks_per_sm())
+    mergesort_merge4_kernel(KeysIn keys_in, ValsIn vals_in, merge4_pass pass, const index_t* splits, KeysOut keys_out,
+                            ValsOut vals_out, Comp comp) {
+  constexpr four_way_tuning tuning = Policy::tuning.four_way;
+  constexpr int threads = tuning.block_threads;
+  constexpr int items = tuning.items_per_thread;
+  constexpr int ways = merge4_pass::ways;
+  constexpr bool has_values = !std::is_same_v<ValsIn, no_values>;
+  using Key = value_of<KeysIn>;
+  using Layout = merge4_layout<Policy, Key, value_of<ValsIn>>;
+  using source_type = typename Layout::source_type;
+  extern __shared__ __align__(16) unsigned char shared_bytes[];
+  Key* pieces = reinterpret_cast<Key*>(shared_bytes + Layout::pieces_offset);
+  Key* merged = reinterpret_cast<Key*>(shared_bytes + Layout::merged_keys_offset);
+  auto* merged_sources = reinterpret_cast<source_type*>(shared_bytes + Layout::merged_sources_offset);
+  detail::allow_dependent_launch();
+  detail::wait_for_prior_grid();  // the partition kernel
+
+  const index_t tile = blockIdx.x;
+  const merge4_pass_tile t(pass, tile);
+  // The tile ends where the next one starts, or at the end of its group. Unsorted input may give
+  // splits that do not grow, or a tile longer than its diagonals: the pieces are clamped so that
+  // every read stays in its run and every write in the tile (the output is then unspecified).
+  const bool last_in_group = t.diag1 == t.total;
+  index_t from[ways];  // where each piece starts in the input
+  int count[ways], at[ways];
+  int room = static_cast<int>(t.diag1 - t.diag0), slot = 0;
+  MERGEPATH_UNROLL
+  for (int r = 0; r < ways; ++r) {
+    const index_t begin = splits[ways * tile + r];
+    const index_t end = last_in_group ? t.run_count[r] : splits[ways * tile + ways + r];
+    count[r] = static_cast<int>(detail::min_of<index_t>(detail::max_of<index_t>(end - begin, 0), room));
+    room -= count[r];
+    from[r] = t.group_begin + r * pass.width + begin;
+    // Each piece's shared position agrees with its global address modulo 16 bytes, so that it
+    // moves in whole 16-byte pieces.
+    at[r] = (slot + 3) / 4 * 4 + block::address_residue<Key>(keys_in + from[r]);
+    if (at[r] < slot) at[r] += 4;
+    block::copy_run_to_shared<threads, tuning.tile_items()>(keys_in + from[r], count[r], pieces, at[r]);
+    slot = at[r] + count[r];
+  }
+  block::commit_copies();
+  block::wait_for_copies<0>();
+  __syncthreads();
+
+  // Round one: x = merge(0, 1) into merged[0, nx), y = merge(2, 3) into merged[y_begin, ...);
+  // each thread merges `items` outputs of one of them.
+  const int nx = count[0] + count[1], ny = count[2] + count[3];
+  const int x_threads = detail::ceil_div(nx, items);
+  const int y_begin = x_threads * items;
+  {
+    const bool in_x = static_cast<int>(threadIdx.x) < x_threads;
+    const int a_at = in_x ? at[0] : at[2], a_count = in_x ? count[0] : count[2];
+    const int b_at = in_x ? at[1] : at[3], b_count = in_x ? count[1] : count[3];
+    const int diag = (in_x ? static_cast<int>(threadIdx.x) : static_cast<int>(threadIdx.x) - x_threads) * items;
+    if (diag < a_count + b_count) {
+      const int a_split = merge_path(pieces + a_at, a_count, pieces + b_at, b_count, diag, comp);
+      Key out[items];
+      int source[items];
+      serial_merge_n<items>(pieces, a_at + a_split, a_at + a_count, b_at + diag - a_split, b_at + b_count, out, source,
+                            comp);
+      const int to = (in_x ? 0 : y_begin) + diag;
+      MERGEPATH_UNROLL
+      for (int k = 0; k < items; ++k) merged[to + k] = out[k];
+      if constexpr (has_values) {
+        MERGEPATH_UNROLL
+        for (int k = 0; k < items; ++k) merged_sources[to + k] = static_cast<source_type>(source[k]);
+      }
+    }
+  }
+  __syncthreads();
+
+  // The pieces' keys are merged: their values take their place, landing while round two runs.
+  if constexpr (has_values) {
+    auto* values = reinterpret_cast<value_of<ValsIn>*>(shared_bytes + Layout::pieces_offset);
+    MERGEPATH_UNROLL
+    for (int r = 0; r < ways; ++r)
+      block::copy_run_to_shared<threads, tuning.tile_items()>(vals_in + from[r], count[r], values, at[r]);
+    block::commit_copies();
+  }
+
+  // Round two: x and y into registers, then through shared memory to global memory.
+  const int total = nx + ny;
+  const int diag = detail::min_of(static_cast<int>(threadIdx.x) * items, total);
+  const int x_split = merge_path(merged, nx, merged + y_begin, ny, diag, comp);
+  Key out[items];
+  int source[items];
+  serial_merge_n<items>(merged, x_split, nx, y_begin + diag - x_split, y_begin + ny, out, source, comp);
+  const index_t out_begin = t.group_begin + t.diag0;
+  if constexpr (has_values) {
+    auto* values = reinterpret_cast<value_of<ValsIn>*>(shared_bytes + Layout::pieces_offset);
+    block::wait_for_copies<0>();
+    __syncthreads();
+    value_of<ValsIn> out_values[items];
+    MERGEPATH_UNROLL
+    for (int k = 0; k < items; ++k)  // past the tile's end the sources are not the first round's
+      if (diag + k < total) out_values[k] = values[merged_sources[source[k]]];
+    __syncthreads();
+    block::store_blocked_to_shared(out, merged);
+    block::store_blocked_to_shared(out_values, values);
+    __syncthreads();
+    block::store_shared_to_global<threads, items>(merged, total, keys_out + out_begin);
+    block::store_shared_to_global<threads, items>(values, total, vals_out + out_begin);
+  } else {
+    __syncthreads();
+    block::store_blocked_to_shared(out, pieces);
+    __syncthreads();
+    block::store_shared_to_global<threads, items>(pieces, total, keys_out + out_begin);
+  }
 }
 
 }  // namespace kernel

@@ -22,6 +22,22 @@ struct blocksort_tuning {
   }
 };
 
+// The four-way merge passes: each merges groups of four runs, so a sort makes half as many passes
+// over memory. A block loads its share of the four runs, merges runs 0 + 1 and 2 + 3 in shared
+// memory (each thread items_per_thread outputs of one of them), then merges the two results.
+struct four_way_tuning {
+  int block_threads = 0;  // 0: no four-way passes (two-way only)
+  int items_per_thread = 0;
+  int min_resident_threads = 1536;  // as in merge_tuning
+
+  // The first round needs a thread of slack: its two merges each end in a partial thread.
+  MERGEPATH_HD constexpr int tile_items() const { return (block_threads - 1) * items_per_thread; }
+  MERGEPATH_HD constexpr bool enabled() const { return block_threads > 0; }
+  MERGEPATH_HD constexpr int min_blocks_per_sm() const {
+    return min_resident_threads <= block_threads ? 1 : min_resident_threads / block_threads;
+  }
+};
+
 struct mergesort_tuning {
   // The first pass: every block sorts one tile (sort_network per thread, then rounds of merges in
   // shared memory). A larger tile leaves fewer global merge passes, each of which moves all the data.
@@ -35,12 +51,17 @@ struct mergesort_tuning {
   // mostly hit L2, and there the sample kernel's launch cost more than it saved (H200: 2^16 keys
   // 10% slower with every pass sampled).
   index_t min_sampled_run = index_t{1} << 20;
+  // While more than two runs are left, passes merge four runs at a time (when enabled); the last
+  // pass, where two are left, is two-way.
+  four_way_tuning four_way = {};
 };
 
 inline std::ostream& operator<<(std::ostream& os, const mergesort_tuning& t) {
   return os << "{blocksort {block_threads " << t.blocksort.block_threads << ", items_per_thread "
             << t.blocksort.items_per_thread << ", min_resident_threads " << t.blocksort.min_resident_threads
-            << "}, merge " << t.merge << ", min_sampled_run " << t.min_sampled_run << "}";
+            << "}, merge " << t.merge << ", min_sampled_run " << t.min_sampled_run << ", four_way {block_threads "
+            << t.four_way.block_threads << ", items_per_thread " << t.four_way.items_per_thread
+            << ", min_resident_threads " << t.four_way.min_resident_threads << "}}";
 }
 
 // Defaults, measured on an H200 (sm_90) at 2^26 random keys (scripts/probe_mergesort.cu,
@@ -57,15 +78,19 @@ constexpr mergesort_tuning mergesort_tuning_for(int arch, std::size_t key_bytes,
   // The passes were measured with 256 x 23 int32 tiles, merge's shape before its partition pass
   // took samples and its tiles grew to 384 x 27.
   if (value_bytes == 0 && key_bytes <= 4) merge.block_threads = 256, merge.items_per_thread = 23;
-  if (value_bytes == 0) {
-    if (key_bytes <= 4) return {{512, 33, 1024}, merge};
-    if (key_bytes <= 8) return {{512, 23, 1024}, merge};
-    return {{128, 7, 1024}, merge};
-  }
+  // Four-way passes (H200, 2^26 random keys, scripts/probe_mergesort.cu): a four-way tile pass
+  // of int32 keys takes ~225 us against ~150 for a two-way pass that does half the merging; whole
+  // sorts against two-way passes only: int32 keys 2.26 ms (128 x 23 at 1536 threads; 256 x 23
+  // 2.32) against 2.59, int32 pairs 3.91 (128 x 15; 128 x 23 4.12, 256 x 15 4.01) against 4.89,
+  // int64 keys 3.86 (128 x 23 at 1024 threads; at 1536 they spill, 4.69) against 4.91.
+  mergesort_tuning t{{128, 7, 1024}, merge};
   std::size_t pair_bytes = key_bytes + value_bytes;
-  if (pair_bytes <= 8) return {{512, 19, 1024}, merge};
-  if (pair_bytes <= 16) return {{256, 11, 1024}, merge};
-  return {{128, 5, 1024}, merge};
+  if (value_bytes == 0 && key_bytes <= 4) t.blocksort = {512, 33, 1024}, t.four_way = {128, 23, 1536};
+  else if (value_bytes == 0 && key_bytes <= 8) t.blocksort = {512, 23, 1024}, t.four_way = {128, 23, 1024};
+  else if (value_bytes != 0 && pair_bytes <= 8) t.blocksort = {512, 19, 1024}, t.four_way = {128, 15, 1024};
+  else if (value_bytes != 0 && pair_bytes <= 16) t.blocksort = {256, 11, 1024};
+  else if (value_bytes != 0) t.blocksort = {128, 5, 1024};
+  return t;
 }
 
 // A policy names a tuning at compile time; pass your own to mergesort_tuned to override it.

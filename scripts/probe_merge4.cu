@@ -1,0 +1,391 @@
+// Probe: mergesort with four-way merge passes, two tile designs side by side (H200, bench/NOTES.md).
+// Blocksort as the library's, then passes that merge groups of four runs: the library's partition
+// kernel (mergesort_partition4_kernel, four lanes per split) and one of two tile kernels:
+//  - rounds: the four pieces in shared memory, 0+1 and 2+3 merged there, then the two results
+//    (what the library's mergesort_merge4_kernel does);
+//  - direct: every thread finds its own four-way split in shared memory and merges its outputs
+//    from the four pieces at once (one shared-memory read per output; lost by far).
+// PROBE_CHECK=1 compares every pass's splits with the one-thread selection (multiway_split);
+// PROBE_ONLY=k runs the k-th configuration alone (for ncu).
+// Build: nvcc -std=c++17 -O3 -arch=sm_90 --extended-lambda -Xcompiler=-fopenmp -Iinclude scripts/probe_merge4.cu -o probe_merge4
+#include <mergepath/mergepath.hpp>
+#include <mergepath/thread/multiway_split.hpp>
+#include <mergepath/block/group_multiway_split.cuh>
+
+#include <cub/device/device_merge_sort.cuh>
+#include <thrust/device_vector.h>
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/random.h>
+#include <thrust/sort.h>
+#include <thrust/transform.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+
+using mergepath::index_t;
+namespace mk = mergepath::kernel;
+namespace mb = mergepath::block;
+namespace md = mergepath::detail;
+
+struct random_key {
+  __host__ __device__ int operator()(unsigned long long i) const {
+    thrust::default_random_engine rng(static_cast<unsigned>(i * 2654435761u + 12345u));
+    return static_cast<int>(rng() ^ (rng() << 16));
+  }
+};
+
+// Groups of four runs of `width` keys (the last group and run may be shorter), each group's
+// output cut into tiles of tile_items.
+struct merge4_pass {
+  index_t count, width, tiles_per_group;
+  int tile_items;
+  __host__ __device__ index_t num_tiles() const {
+    index_t group_items = 4 * width;
+    index_t full = count / group_items;
+    return full * tiles_per_group + md::ceil_div(count - full * group_items, index_t{tile_items});
+  }
+};
+
+struct merge4_tile {
+  index_t begin[4], count[4];  // the group's runs
+  index_t diag0, diag1, total;
+  __host__ __device__ merge4_tile(const merge4_pass& pass, index_t tile) {
+    index_t group = tile / pass.tiles_per_group;
+    total = 0;
+    for (int r = 0; r < 4; ++r) {
+      begin[r] = group * 4 * pass.width + r * pass.width;
+      count[r] = md::max_of<index_t>(0, md::min_of(pass.width, pass.count - begin[r]));
+      total += count[r];
+    }
+    diag0 = (tile - group * pass.tiles_per_group) * pass.tile_items;
+    diag1 = md::min_of(diag0 + pass.tile_items, total);
+  }
+};
+
+__global__ void merge4_partition_kernel(const int* keys, merge4_pass pass, index_t* splits) {
+  md::allow_dependent_launch();
+  md::wait_for_prior_grid();
+  index_t tile = blockIdx.x * static_cast<index_t>(blockDim.x) + threadIdx.x;
+  if (tile >= pass.num_tiles()) return;
+  merge4_tile t(pass, tile);
+  const int* seqs[4] = {keys + t.begin[0], keys + t.begin[1], keys + t.begin[2], keys + t.begin[3]};
+  index_t out[4];
+  mergepath::multiway_split<4>(seqs, t.count, t.diag0, out, mergepath::less<>{});
+  for (int r = 0; r < 4; ++r) splits[4 * tile + r] = out[r];
+}
+
+// Loads the tile's four pieces into shared memory, each at a position that agrees with its
+// global address modulo 16 bytes. pos[r], n[r]: where piece r lies and how long it is.
+template <int Threads, int TileItems>
+__device__ void load_pieces(const int* in, const merge4_tile& t, const index_t* splits, index_t tile, int* segments,
+                            int (&pos)[4], int (&n)[4]) {
+  const bool last_in_group = t.diag1 == t.total;
+  int at = 0;
+  MERGEPATH_UNROLL
+  for (int r = 0; r < 4; ++r) {
+    index_t s0 = splits[4 * tile + r];
+    index_t s1 = last_in_group ? t.count[r] : splits[4 * tile + 4 + r];
+    n[r] = static_cast<int>(s1 - s0);
+    const int* from = in + t.begin[r] + s0;
+    int residue = mb::address_residue<int>(from);
+    int p = (at + 3) / 4 * 4 + residue;
+    if (p < at) p += 4;
+    pos[r] = p;
+    mb::copy_run_to_shared<Threads, TileItems>(from, n[r], segments, p);
+    at = p + n[r];
+  }
+  mb::commit_copies();
+  mb::wait_for_copies<0>();
+  __syncthreads();
+}
+
+// ---- rounds: 0+1 and 2+3 in shared memory, then the two results ----
+template <int Threads, int Items>
+struct rounds_shape {
+  static constexpr int tile_items = (Threads - 1) * Items;  // level one needs a thread of slack
+  static constexpr int segments_slots = tile_items + 4 * 8 + Items + 1;
+  static constexpr int merged_slots = Threads * Items + Items + 1;
+  static constexpr std::size_t bytes = sizeof(int) * (segments_slots + merged_slots);
+};
+
+template <int Threads, int Items, int Resident>
+__global__ void __launch_bounds__(Threads, Resident / Threads)
+    rounds_tile_kernel(const int* in, merge4_pass pass, const index_t* splits, int* out) {
+  using shape = rounds_shape<Threads, Items>;
+  extern __shared__ __align__(16) unsigned char shared_bytes[];
+  int* segments = reinterpret_cast<int*>(shared_bytes);
+  int* merged = segments + shape::segments_slots;
+  mergepath::less<> comp;
+  md::allow_dependent_launch();
+  md::wait_for_prior_grid();
+  const index_t tile = blockIdx.x;
+  const merge4_tile t(pass, tile);
+  int pos[4], n[4];
+  load_pieces<Threads, shape::tile_items>(in, t, splits, tile, segments, pos, n);
+  const int nx = n[0] + n[1], ny = n[2] + n[3];
+  const int x_threads = md::ceil_div(nx, Items);
+  const int y_base = x_threads * Items;
+  {
+    int r = threadIdx.x < x_threads ? 0 : 2;
+    int diag = threadIdx.x < x_threads ? threadIdx.x * Items : (threadIdx.x - x_threads) * Items;
+    int length = n[r] + n[r + 1];
+    if (diag < length) {
+      int a_split = mergepath::merge_path(segments + pos[r], n[r], segments + pos[r + 1], n[r + 1], diag, comp);
+      int keys_out[Items], source[Items];
+      mergepath::serial_merge_n<Items>(segments, pos[r] + a_split, pos[r] + n[r], pos[r + 1] + diag - a_split,
+                                       pos[r + 1] + n[r + 1], keys_out, source, comp);
+      int* to = merged + (r == 0 ? 0 : y_base) + diag;
+      MERGEPATH_UNROLL
+      for (int k = 0; k < Items; ++k) to[k] = keys_out[k];
+    }
+  }
+  __syncthreads();
+  const int count = nx + ny;
+  int diag = md::min_of(static_cast<int>(threadIdx.x) * Items, count);
+  int a_split = mergepath::merge_path(merged, nx, merged + y_base, ny, diag, comp);
+  int keys_out[Items], source[Items];
+  mergepath::serial_merge_n<Items>(merged, a_split, nx, y_base + diag - a_split, y_base + ny, keys_out, source, comp);
+  mb::store_blocked_to_shared(keys_out, segments);
+  __syncthreads();
+  mb::store_shared_to_global<Threads, Items>(segments, count, out + (t.begin[0] + t.diag0));
+}
+
+// ---- direct: every thread's own four-way split, then a four-way serial merge ----
+// The next Count outputs of the stable merge of keys[begin[s], end[s]), s = 0..K-1 (runs of one
+// array in order): one read per output, of the run whose head was taken.
+template <int Count, int K, class It, class T, class Comp>
+__device__ void serial_multiway_merge_n(It keys, const int (&begin)[K], const int (&end)[K], T (&out)[Count],
+                                        int (&source)[Count], Comp comp) {
+  int at[K];
+  T head[K];
+  MERGEPATH_UNROLL
+  for (int s = 0; s < K; ++s) {
+    at[s] = begin[s];
+    head[s] = at[s] < end[s] ? keys[at[s]] : T{};
+  }
+  MERGEPATH_UNROLL
+  for (int k = 0; k < Count; ++k) {
+    int best = -1, from = at[0];
+    T value = head[0];
+    MERGEPATH_UNROLL
+    for (int s = 0; s < K; ++s)
+      if (at[s] < end[s] && (best < 0 || comp(head[s], value))) best = s, value = head[s], from = at[s];
+    out[k] = value;
+    source[k] = from;
+    const int next = from + 1;
+    bool more = false;
+    MERGEPATH_UNROLL
+    for (int s = 0; s < K; ++s)
+      if (s == best) more = next < end[s];
+    T loaded = value;
+    if (more) loaded = keys[next];
+    MERGEPATH_UNROLL
+    for (int s = 0; s < K; ++s)
+      if (s == best) at[s] = next, head[s] = loaded;
+  }
+}
+
+template <int Threads, int Items>
+struct direct_shape {
+  static constexpr int tile_items = Threads * Items;
+  static constexpr std::size_t bytes = sizeof(int) * (tile_items + 4 * 4);
+};
+
+template <int Threads, int Items, int Resident>
+__global__ void __launch_bounds__(Threads, Resident / Threads)
+    direct_tile_kernel(const int* in, merge4_pass pass, const index_t* splits, int* out) {
+  using shape = direct_shape<Threads, Items>;
+  extern __shared__ __align__(16) unsigned char shared_bytes[];
+  int* keys = reinterpret_cast<int*>(shared_bytes);
+  mergepath::less<> comp;
+  md::allow_dependent_launch();
+  md::wait_for_prior_grid();
+  const index_t tile = blockIdx.x;
+  const merge4_tile t(pass, tile);
+  int pos[4], n[4];
+  load_pieces<Threads, shape::tile_items>(in, t, splits, tile, keys, pos, n);
+  const int count = n[0] + n[1] + n[2] + n[3];
+  const int diag = md::min_of(static_cast<int>(threadIdx.x) * Items, count);
+  const int* seqs[4] = {keys + pos[0], keys + pos[1], keys + pos[2], keys + pos[3]};
+  int split[4];
+  mergepath::multiway_split<4>(seqs, n, diag, split, comp);
+  int begin[4], end[4];
+  MERGEPATH_UNROLL
+  for (int r = 0; r < 4; ++r) begin[r] = pos[r] + split[r], end[r] = pos[r] + n[r];
+  int merged[Items], source[Items];
+  serial_multiway_merge_n<Items>(keys, begin, end, merged, source, comp);
+  __syncthreads();
+  mb::store_blocked_to_shared(merged, keys);
+  __syncthreads();
+  mb::store_shared_to_global<Threads, Items>(keys, count, out + (t.begin[0] + t.diag0));
+}
+
+template <class Setup, class Run>
+float median_ms(int reps, Setup setup, Run run) {
+  cudaEvent_t a, b;
+  cudaEventCreate(&a), cudaEventCreate(&b);
+  std::vector<float> t;
+  for (int r = 0; r <= reps; ++r) {
+    setup();
+    cudaEventRecord(a);
+    run();
+    cudaEventRecord(b);
+    cudaEventSynchronize(b);
+    float ms = 0;
+    cudaEventElapsedTime(&ms, a, b);
+    if (r > 0) t.push_back(ms);
+  }
+  std::sort(t.begin(), t.end());
+  return t[t.size() / 2];
+}
+
+static int config_index = 0;
+
+template <bool Direct, int Threads, int Items, int Resident = 1024>
+void run(index_t n, int reps) {
+  // PROBE_ONLY=k runs the k-th configuration alone (for ncu).
+  const char* only = std::getenv("PROBE_ONLY");
+  if (only && std::atoi(only) != config_index++) return;
+  using Policy = mergepath::default_mergesort_policy<int>;
+  constexpr int tile_items = Direct ? direct_shape<Threads, Items>::tile_items : rounds_shape<Threads, Items>::tile_items;
+  constexpr std::size_t tile_bytes = Direct ? direct_shape<Threads, Items>::bytes : rounds_shape<Threads, Items>::bytes;
+  constexpr auto tile_kernel = Direct ? direct_tile_kernel<Threads, Items, Resident> : rounds_tile_kernel<Threads, Items, Resident>;
+  constexpr mergepath::mergesort_tuning tuning = Policy::tuning;
+  constexpr index_t sort_tile = tuning.blocksort.tile_items();
+  thrust::device_vector<int> input(n), buf0(n), buf1(n), ref(n);
+  thrust::transform(thrust::counting_iterator<unsigned long long>(0), thrust::counting_iterator<unsigned long long>(n),
+                    input.begin(), random_key{});
+  ref = input;
+  thrust::sort(ref.begin(), ref.end());
+  mergepath::cuda_context ctx(cudaStream_t{0});
+  int* b0 = buf0.data().get();
+  int* b1 = buf1.data().get();
+  const index_t sort_tiles = md::ceil_div(n, sort_tile);
+  const index_t max_tiles = n / tile_items + n / (4 * sort_tile) + 64;  // each group ends with a partial tile
+  thrust::device_vector<index_t> splits(4 * max_tiles), splits_ref(4 * max_tiles);
+  thrust::device_vector<index_t> partitions(n / tuning.merge.tile_items() + 64);
+  int* result = nullptr;
+  cudaFuncSetAttribute(tile_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(tile_bytes));
+  cudaEvent_t e0, e1, e2;
+  cudaEventCreate(&e0), cudaEventCreate(&e1), cudaEventCreate(&e2);
+  double partition_us = 0, tile_us = 0;
+  auto sort4 = [&](bool timed_parts) {
+    constexpr auto sort_kernel = mk::blocksort_kernel<Policy, int*, mk::no_values, int*, mk::no_values, mergepath::less<>>;
+    constexpr std::size_t sort_bytes = mk::blocksort_layout<Policy, int*, mk::no_values>::bytes;
+    (void)mergepath::device::resident_blocks_per_sm<sort_kernel>(ctx, tuning.blocksort.block_threads, sort_bytes);
+    md::launch_dependent("blocksort", sort_kernel, static_cast<unsigned>(sort_tiles), tuning.blocksort.block_threads,
+                         sort_bytes, ctx.stream(), b0, mk::no_values{}, n, b0, mk::no_values{}, mergepath::less<>{});
+    int* from = b0;
+    int* to = b1;
+    index_t width = sort_tile;
+    while (width < n) {
+      if (2 * width < n) {  // more than two runs: a four-way pass
+        merge4_pass pass{n, width, md::ceil_div<index_t>(4 * width, tile_items), tile_items};
+        index_t tiles = pass.num_tiles();
+        if (timed_parts) cudaEventRecord(e0);
+        // The library's four-lane partition kernel, 32-bit arithmetic.
+        md::launch_dependent("merge4_group_partition",
+                             mk::mergesort_partition4_kernel<const int*, int, mergepath::less<>>,
+                             static_cast<unsigned>(md::ceil_div<index_t>(4 * tiles, 128)), 128, 0, ctx.stream(),
+                             static_cast<const int*>(from),
+                             mk::merge4_pass{pass.count, pass.width, pass.tiles_per_group, pass.tile_items},
+                             splits.data().get(), mergepath::less<>{});
+        if (timed_parts) cudaEventRecord(e1);
+        if (timed_parts && std::getenv("PROBE_CHECK")) {  // against the one-thread selection
+          md::launch_dependent("merge4_partition", merge4_partition_kernel,
+                               static_cast<unsigned>(md::ceil_div<index_t>(tiles, 128)), 128, 0, ctx.stream(),
+                               static_cast<const int*>(from), pass, splits_ref.data().get());
+          cudaDeviceSynchronize();
+          std::vector<index_t> got(4 * tiles), want(4 * tiles);
+          thrust::copy(splits.begin(), splits.begin() + 4 * tiles, got.begin());
+          thrust::copy(splits_ref.begin(), splits_ref.begin() + 4 * tiles, want.begin());
+          for (index_t i = 0; i < 4 * tiles; ++i)
+            if (got[i] != want[i]) {
+              std::printf("    SPLITS DIFFER at tile %ld run %d: %ld vs %ld\n", long(i / 4), int(i % 4), long(got[i]),
+                          long(want[i]));
+              break;
+            }
+          cudaEventRecord(e1);
+        }
+        md::launch_dependent("merge4_tile", tile_kernel, static_cast<unsigned>(tiles), Threads, tile_bytes,
+                             ctx.stream(), static_cast<const int*>(from), pass,
+                             static_cast<const index_t*>(splits.data().get()), to);
+        if (timed_parts) {
+          cudaEventRecord(e2);
+          cudaEventSynchronize(e2);
+          float p = 0, k = 0;
+          cudaEventElapsedTime(&p, e0, e1), cudaEventElapsedTime(&k, e1, e2);
+          partition_us += 1000 * p, tile_us += 1000 * k;
+          std::printf("    width %9ld: partition %6.1f us, tiles %6.1f us\n", static_cast<long>(width), 1000 * p,
+                      1000 * k);
+        }
+        width *= 4;
+      } else {  // two runs left
+        mk::merge_pass pass{n, width, md::ceil_div<index_t>(2 * width, tuning.merge.tile_items()),
+                            tuning.merge.tile_items()};
+        index_t tiles = pass.num_tiles();
+        md::launch_dependent("partition", mk::mergesort_partition_kernel<int*, mergepath::less<>>,
+                             static_cast<unsigned>(md::ceil_div<index_t>(tiles, 128)), 128, 0, ctx.stream(), from,
+                             pass, -1, static_cast<const uint4*>(nullptr), partitions.data().get(),
+                             mergepath::less<>{});
+        constexpr auto merge_kernel =
+            mk::mergesort_merge_kernel<Policy, int*, mk::no_values, int*, mk::no_values, mergepath::less<>>;
+        constexpr std::size_t bytes = mk::merge_layout_of<mk::merge_pass_policy<Policy>, int*, mk::no_values>::bytes;
+        (void)mergepath::device::resident_blocks_per_sm<merge_kernel>(ctx, tuning.merge.block_threads, bytes);
+        md::launch_dependent("merge", merge_kernel, static_cast<unsigned>(tiles), tuning.merge.block_threads, bytes,
+                             ctx.stream(), from, mk::no_values{}, pass, static_cast<const index_t*>(partitions.data().get()),
+                             to, mk::no_values{}, mergepath::less<>{});
+        width *= 2;
+      }
+      std::swap(from, to);
+    }
+    result = from;
+  };
+  auto reset = [&] { thrust::copy(input.begin(), input.end(), buf0.begin()); };
+  int occupancy = 0;
+  cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occupancy, tile_kernel, Threads, tile_bytes);
+  std::printf("--- n = %ld, %s tiles %d x %d @%d (%d keys, %zu B, %d blocks/SM), blocksort %d keys\n",
+              static_cast<long>(n), Direct ? "direct" : "rounds", Threads, Items, Resident, tile_items, tile_bytes, occupancy,
+              static_cast<int>(sort_tile));
+  if (std::getenv("PROBE_CHECK")) {  // the timed pass first: it checks the splits
+    reset();
+    sort4(true);
+  }
+  float four = median_ms(reps, reset, [&] { sort4(false); });
+  cudaError_t err = cudaDeviceSynchronize();
+  bool ok = err == cudaSuccess &&
+            thrust::equal(thrust::device_pointer_cast(result), thrust::device_pointer_cast(result) + n, ref.begin());
+  reset();
+  sort4(true);
+  std::printf("  four-way mergesort %.3f ms %s (%s); partitions %.1f us, tiles %.1f us in all\n", four,
+              ok ? "ok" : "MISMATCH", cudaGetErrorString(err), partition_us, tile_us);
+}
+
+
+int main(int argc, char** argv) {
+  index_t n = argc > 1 ? std::atol(argv[1]) : (index_t{1} << 26);
+  int reps = argc > 2 ? std::atoi(argv[2]) : 5;
+  if (!std::getenv("PROBE_ONLY")) {
+    thrust::device_vector<int> input(n), keys(n);
+    thrust::transform(thrust::counting_iterator<unsigned long long>(0),
+                      thrust::counting_iterator<unsigned long long>(n), input.begin(), random_key{});
+    mergepath::cuda_context ctx(cudaStream_t{0});
+    auto reset = [&] { thrust::copy(input.begin(), input.end(), keys.begin()); };
+    float lib = median_ms(reps, reset, [&] { mergepath::mergesort(ctx, keys.data().get(), n); });
+    std::size_t temp_bytes = 0;
+    cub::DeviceMergeSort::StableSortKeys(nullptr, temp_bytes, keys.data().get(), n, mergepath::less<>{});
+    thrust::device_vector<char> temp(temp_bytes);
+    float cub = median_ms(reps, reset, [&] {
+      std::size_t bytes = temp_bytes;
+      cub::DeviceMergeSort::StableSortKeys(temp.data().get(), bytes, keys.data().get(), n, mergepath::less<>{});
+    });
+    std::printf("n = %ld: mergepath::mergesort %.3f ms, CUB %.3f ms (%.2fx)\n", static_cast<long>(n), lib, cub,
+                cub / lib);
+  }
+  run<false, 128, 23, 1536>(n, reps);
+  run<false, 128, 15, 1536>(n, reps);
+  run<false, 256, 23, 1536>(n, reps);
+  run<true, 256, 23>(n, reps);  // direct: ~900 us a pass
+}
