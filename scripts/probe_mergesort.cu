@@ -130,6 +130,10 @@ void run(long n, int reps) {
     tuned_pairs(four_way_shape<K, int, 256, 23, 1024>{}, "pairs four-way 256 x 23 @1024");
     tuned_pairs(four_way_shape<K, int, 128, 15, 1024>{}, "pairs four-way 128 x 15 @1024");
     tuned_pairs(four_way_shape<K, int, 256, 15, 1024>{}, "pairs four-way 256 x 15 @1024");
+    tuned_pairs(four_way_shape<K, int, 128, 15, 1536>{}, "pairs four-way 128 x 15 @1536");
+    tuned_pairs(four_way_shape<K, int, 128, 19, 1024>{}, "pairs four-way 128 x 19 @1024");
+    tuned_pairs(four_way_shape<K, int, 128, 11, 1024>{}, "pairs four-way 128 x 11 @1024");
+    tuned_pairs(four_way_shape<K, int, 64, 15, 1024>{}, "pairs four-way 64 x 15 @1024");
   }
 }
 

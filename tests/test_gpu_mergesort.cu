@@ -99,7 +99,7 @@ TYPED_TEST(GpuMergesortPairs, StableLikeStdStableSort) {
 // passes and a two-way one. Every two-way pass whose runs start on samples narrows its partition
 // searches with them (min_sampled_run 0), so the suite's sizes cover sampled and unsampled passes.
 struct small_policy {
-  static constexpr mergepath::mergesort_tuning tuning{{64, 3}, {64, 5}, 0, {64, 5}};
+  static constexpr mergepath::mergesort_tuning tuning{{64, 3}, {64, 5}, 0, {64, 5, 1536, 0}};
 };
 // Two-way passes only: an even items_per_thread, a merge tile smaller than the blocksort tile, a
 // single warp.
@@ -108,7 +108,7 @@ struct even_policy {
 };
 // One-warp four-way tiles (217 keys) longer than the blocksort's (160).
 struct one_warp_four_way_policy {
-  static constexpr mergepath::mergesort_tuning tuning{{32, 5}, {32, 3}, index_t{1} << 20, {32, 7, 1024}};
+  static constexpr mergepath::mergesort_tuning tuning{{32, 5}, {32, 3}, index_t{1} << 20, {32, 7, 1024, 0}};
 };
 
 template <class Policy>
@@ -140,6 +140,42 @@ TYPED_TEST(GpuMergesortTuned, Pairs) {
         ctx, make_sort_keys<point>(c), point_x_less{}, [](auto& ctx, auto keys, auto vals, index_t n) {
           mergepath::mergesort_pairs_tuned<TypeParam>(ctx, keys, vals, n, point_x_less{});
         })));
+  }
+}
+
+// The default tunings make four-way passes only from four_way.min_count keys on (2^23): one sort
+// there and one past it (a last group of one run), for keys, pairs and 8-byte keys.
+class GpuMergesortFourWay : public gpu_test {};
+
+template <class Key, class Value = void>
+std::vector<index_t> four_way_sizes() {
+  constexpr mergepath::mergesort_tuning t = mergepath::default_mergesort_policy<Key, Value>::tuning;
+  static_assert(t.four_way.enabled(), "these default tunings have four-way passes");
+  return sorted_unique_capped({t.four_way.min_count - 1, t.four_way.min_count + 4 * t.blocksort.tile_items() + 1});
+}
+
+TEST_F(GpuMergesortFourWay, DefaultTuningsAtScale) {
+  mergepath::cuda_context ctx;
+  for (index_t n : four_way_sizes<int>()) {
+    sort_case c{n, distribution::uniform, case_seed({n, 31})};
+    SCOPED_TRACE(c.name());
+    ASSERT_NO_FATAL_FAILURE(check_gpu_sort(ctx, make_sort_keys<int>(c), mergepath::less<>{},
+                                           [](auto& ctx, auto keys, index_t n) { mergepath::mergesort(ctx, keys, n); }));
+  }
+  for (index_t n : four_way_sizes<int, int>()) {
+    sort_case c{n, distribution::few_distinct, case_seed({n, 32})};
+    SCOPED_TRACE(c.name());
+    ASSERT_NO_FATAL_FAILURE((check_gpu_sort_pairs<int, int>(
+        ctx, make_sort_keys<int>(c), mergepath::less<>{},
+        [](auto& ctx, auto keys, auto vals, index_t n) { mergepath::mergesort_pairs(ctx, keys, vals, n); })));
+  }
+  for (index_t n : four_way_sizes<std::int64_t>()) {
+    sort_case c{n, distribution::uniform, case_seed({n, 33})};
+    SCOPED_TRACE(c.name());
+    ASSERT_NO_FATAL_FAILURE(check_gpu_sort(ctx, make_sort_keys<std::int64_t>(c), mergepath::greater<>{},
+                                           [](auto& ctx, auto keys, index_t n) {
+                                             mergepath::mergesort(ctx, keys, n, mergepath::greater<>{});
+                                           }));
   }
 }
 

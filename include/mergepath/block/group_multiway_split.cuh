@@ -130,11 +130,16 @@ class group_multiway_selection {
   };
 
   // x before y, for representatives of different sequences: padding after every element and
-  // among itself by sequence; equal elements by sequence.
+  // among itself by sequence; equal elements by sequence. Both comparisons are made and combined
+  // without branches (padding's values are value_type{}, never read, so comp may see them): the
+  // short-circuit form compiled to a tree of branches that was most of the search's instructions.
   __device__ bool before(const candidate& x, const candidate& y) const {
-    if ((x.tag | y.tag) & padding) return (x.tag & y.tag & padding) ? x.tag < y.tag : (y.tag & padding) != 0;
-    if (comp_(x.value, y.value)) return true;
-    return !comp_(y.value, x.value) && x.tag < y.tag;
+    const bool less = comp_(x.value, y.value), greater = comp_(y.value, x.value);
+    const bool x_pad = (x.tag & padding) != 0, y_pad = (y.tag & padding) != 0;
+    const bool by_tag = x.tag < y.tag;
+    const bool elements = less | (!greater & by_tag);
+    const bool pads = (x_pad & y_pad) ? by_tag : y_pad;
+    return (x_pad | y_pad) ? pads : elements;
   }
 
   __device__ candidate last_of(const edge& e, int shift) const {
@@ -149,10 +154,13 @@ class group_multiway_selection {
   __device__ candidate best(candidate c, bool largest) const {
     MERGEPATH_UNROLL
     for (int offset = 1; offset < K; offset *= 2) {
-      candidate other;
-      other.tag = __shfl_xor_sync(~0u, c.tag, offset);
-      other.value = shuffle_xor(c.value, offset, ~0u);
-      if (other.tag >= 0 && (c.tag < 0 || (largest ? before(c, other) : before(other, c)))) c = other;
+      const int other_tag = __shfl_xor_sync(~0u, c.tag, offset);
+      const value_type other_value = shuffle_xor(c.value, offset, ~0u);
+      // The two come from different sequences, so one is before the other.
+      const bool c_first = before(c, candidate{other_tag, other_value});
+      const bool take = (other_tag >= 0) & ((c.tag < 0) | (largest == c_first));
+      c.tag = take ? other_tag : c.tag;
+      c.value = take ? other_value : c.value;
     }
     return c;
   }

@@ -35,9 +35,10 @@ void launch_mergesort(cuda_context& ctx, Keys keys, Vals vals, index_t count, Co
   if (count < 2) return;
 
   // The passes after the blocksort: four-way while more than two runs are left (where the tuning
-  // has four-way tiles), then two-way. Their number decides where the blocksort writes, and the
-  // widest ones size the split arrays.
-  auto ways_at = [&](index_t width) { return tuning.four_way.enabled() && 2 * width < count ? 4 : 2; };
+  // has four-way tiles and the sort is large enough), then two-way. Their number decides where
+  // the blocksort writes, and the widest ones size the split arrays.
+  const bool four_way = tuning.four_way.enabled() && count >= tuning.four_way.min_count;
+  auto ways_at = [&](index_t width) { return four_way && 2 * width < count ? 4 : 2; };
   auto two_way_pass = [&](index_t width) {
     return kernel::merge_pass{count, width, detail::ceil_div<index_t>(2 * width, merge_tile), merge_tile};
   };

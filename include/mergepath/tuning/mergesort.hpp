@@ -29,6 +29,10 @@ struct four_way_tuning {
   int block_threads = 0;  // 0: no four-way passes (two-way only)
   int items_per_thread = 0;
   int min_resident_threads = 1536;  // as in merge_tuning
+  // Sorts of fewer keys make two-way passes only: a four-way pass's splits take ~50 us of latency
+  // on an H200, more than the two-way pass it saves moves below ~2^23 keys (int32 keys at 2^22:
+  // 0.237 ms with four-way passes against 0.198 without; at 2^24 0.644 against 0.685).
+  index_t min_count = index_t{1} << 23;
 
   // The first round needs a thread of slack: its two merges each end in a partial thread.
   MERGEPATH_HD constexpr int tile_items() const { return (block_threads - 1) * items_per_thread; }
@@ -61,7 +65,8 @@ inline std::ostream& operator<<(std::ostream& os, const mergesort_tuning& t) {
             << t.blocksort.items_per_thread << ", min_resident_threads " << t.blocksort.min_resident_threads
             << "}, merge " << t.merge << ", min_sampled_run " << t.min_sampled_run << ", four_way {block_threads "
             << t.four_way.block_threads << ", items_per_thread " << t.four_way.items_per_thread
-            << ", min_resident_threads " << t.four_way.min_resident_threads << "}}";
+            << ", min_resident_threads " << t.four_way.min_resident_threads << ", min_count " << t.four_way.min_count
+            << "}}";
 }
 
 // Defaults, measured on an H200 (sm_90) at 2^26 random keys (scripts/probe_mergesort.cu,
