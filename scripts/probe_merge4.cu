@@ -24,6 +24,8 @@
 #include <cstdlib>
 #include <vector>
 
+#include "probe_timing.cuh"
+
 using mergepath::index_t;
 namespace mk = mergepath::kernel;
 namespace mb = mergepath::block;
@@ -101,6 +103,17 @@ __device__ void load_pieces(const int* in, const merge4_tile& t, const index_t* 
   __syncthreads();
 }
 
+// The kernels' start: wait for the partition, then load this block's tile.
+template <int Threads, int TileItems>
+__device__ merge4_tile load_tile(const int* in, const merge4_pass& pass, const index_t* splits, int* segments,
+                                 int (&pos)[4], int (&n)[4]) {
+  md::allow_dependent_launch();
+  md::wait_for_prior_grid();
+  const merge4_tile t(pass, blockIdx.x);
+  load_pieces<Threads, TileItems>(in, t, splits, blockIdx.x, segments, pos, n);
+  return t;
+}
+
 // ---- rounds: 0+1 and 2+3 in shared memory, then the two results ----
 template <int Threads, int Items>
 struct rounds_shape {
@@ -118,12 +131,8 @@ __global__ void __launch_bounds__(Threads, Resident / Threads)
   int* segments = reinterpret_cast<int*>(shared_bytes);
   int* merged = segments + shape::segments_slots;
   mergepath::less<> comp;
-  md::allow_dependent_launch();
-  md::wait_for_prior_grid();
-  const index_t tile = blockIdx.x;
-  const merge4_tile t(pass, tile);
   int pos[4], n[4];
-  load_pieces<Threads, shape::tile_items>(in, t, splits, tile, segments, pos, n);
+  const merge4_tile t = load_tile<Threads, shape::tile_items>(in, pass, splits, segments, pos, n);
   const int nx = n[0] + n[1], ny = n[2] + n[3];
   const int x_threads = md::ceil_div(nx, Items);
   const int y_base = x_threads * Items;
@@ -200,12 +209,8 @@ __global__ void __launch_bounds__(Threads, Resident / Threads)
   extern __shared__ __align__(16) unsigned char shared_bytes[];
   int* keys = reinterpret_cast<int*>(shared_bytes);
   mergepath::less<> comp;
-  md::allow_dependent_launch();
-  md::wait_for_prior_grid();
-  const index_t tile = blockIdx.x;
-  const merge4_tile t(pass, tile);
   int pos[4], n[4];
-  load_pieces<Threads, shape::tile_items>(in, t, splits, tile, keys, pos, n);
+  const merge4_tile t = load_tile<Threads, shape::tile_items>(in, pass, splits, keys, pos, n);
   const int count = n[0] + n[1] + n[2] + n[3];
   const int diag = md::min_of(static_cast<int>(threadIdx.x) * Items, count);
   const int* seqs[4] = {keys + pos[0], keys + pos[1], keys + pos[2], keys + pos[3]};
@@ -220,25 +225,6 @@ __global__ void __launch_bounds__(Threads, Resident / Threads)
   mb::store_blocked_to_shared(merged, keys);
   __syncthreads();
   mb::store_shared_to_global<Threads, Items>(keys, count, out + (t.begin[0] + t.diag0));
-}
-
-template <class Setup, class Run>
-float median_ms(int reps, Setup setup, Run run) {
-  cudaEvent_t a, b;
-  cudaEventCreate(&a), cudaEventCreate(&b);
-  std::vector<float> t;
-  for (int r = 0; r <= reps; ++r) {
-    setup();
-    cudaEventRecord(a);
-    run();
-    cudaEventRecord(b);
-    cudaEventSynchronize(b);
-    float ms = 0;
-    cudaEventElapsedTime(&ms, a, b);
-    if (r > 0) t.push_back(ms);
-  }
-  std::sort(t.begin(), t.end());
-  return t[t.size() / 2];
 }
 
 static int config_index = 0;

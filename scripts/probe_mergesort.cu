@@ -18,6 +18,8 @@
 #include <string>
 #include <vector>
 
+#include "probe_timing.cuh"
+
 template <class K>
 struct random_key {
   __host__ __device__ K operator()(unsigned long long i) const {
@@ -37,27 +39,6 @@ struct four_way_shape {
   }();
 };
 
-struct timer {
-  cudaEvent_t a, b;
-  timer() { cudaEventCreate(&a); cudaEventCreate(&b); }
-  template <class Setup, class Run>
-  float median(int reps, Setup setup, Run run) {
-    std::vector<float> t;
-    for (int r = 0; r < reps + 1; ++r) {
-      setup();
-      cudaEventRecord(a);
-      run();
-      cudaEventRecord(b);
-      cudaEventSynchronize(b);
-      float ms = 0;
-      cudaEventElapsedTime(&ms, a, b);
-      if (r > 0) t.push_back(ms);
-    }
-    std::sort(t.begin(), t.end());
-    return t[t.size() / 2];
-  }
-};
-
 template <class K>
 void run(long n, int reps) {
   thrust::device_vector<K> input(n), keys(n), ref(n), out(n);
@@ -67,7 +48,6 @@ void run(long n, int reps) {
   ref = input;
   thrust::sort(ref.begin(), ref.end());
   mergepath::cuda_context ctx(cudaStream_t{0});
-  timer tm;
   K* k = keys.data().get();
   int* v = vals.data().get();
   auto reset = [&] { thrust::copy(input.begin(), input.end(), keys.begin()); thrust::sequence(vals.begin(), vals.end()); };
@@ -79,12 +59,12 @@ void run(long n, int reps) {
   double gk = n / 1e6;
   auto report = [&](const char* what, float ms) { std::printf("%-48s %8.3f ms %8.2f Gkeys/s\n", what, ms, gk / ms); };
   std::printf("--- %zu-byte keys, n = %ld\n", sizeof(K), n);
-  report("copy", tm.median(reps, [] {}, [&] { cudaMemcpyAsync(out.data().get(), k, n * sizeof(K), cudaMemcpyDeviceToDevice); }));
+  report("copy", median_ms(reps, [] {}, [&] { cudaMemcpyAsync(out.data().get(), k, n * sizeof(K), cudaMemcpyDeviceToDevice); }));
 
   std::size_t temp_bytes = 0;
   cub::DeviceMergeSort::StableSortKeys(nullptr, temp_bytes, k, n, mergepath::less<>{});
   thrust::device_vector<char> temp(temp_bytes);
-  report("cub::DeviceMergeSort::StableSortKeys", tm.median(reps, reset, [&] {
+  report("cub::DeviceMergeSort::StableSortKeys", median_ms(reps, reset, [&] {
     std::size_t b = temp_bytes;
     cub::DeviceMergeSort::StableSortKeys(temp.data().get(), b, k, n, mergepath::less<>{});
   }));
@@ -92,30 +72,30 @@ void run(long n, int reps) {
   temp_bytes = 0;
   cub::DeviceMergeSort::StableSortPairs(nullptr, temp_bytes, k, v, n, mergepath::less<>{});
   temp.resize(temp_bytes);
-  report("cub::DeviceMergeSort::StableSortPairs", tm.median(reps, reset, [&] {
+  report("cub::DeviceMergeSort::StableSortPairs", median_ms(reps, reset, [&] {
     std::size_t b = temp_bytes;
     cub::DeviceMergeSort::StableSortPairs(temp.data().get(), b, k, v, n, mergepath::less<>{});
   }));
   temp_bytes = 0;
   cub::DeviceRadixSort::SortKeys(nullptr, temp_bytes, k, out.data().get(), n);
   temp.resize(temp_bytes);
-  report("cub::DeviceRadixSort::SortKeys", tm.median(reps, reset, [&] {
+  report("cub::DeviceRadixSort::SortKeys", median_ms(reps, reset, [&] {
     std::size_t b = temp_bytes;
     cub::DeviceRadixSort::SortKeys(temp.data().get(), b, k, out.data().get(), n);
   }));
 
-  report("mergepath::mergesort (default)", tm.median(reps, reset, [&] { mergepath::mergesort(ctx, k, n); }));
+  report("mergepath::mergesort (default)", median_ms(reps, reset, [&] { mergepath::mergesort(ctx, k, n); }));
   check("mergepath keys");
-  report("mergepath::mergesort_pairs (default)", tm.median(reps, reset, [&] { mergepath::mergesort_pairs(ctx, k, v, n); }));
+  report("mergepath::mergesort_pairs (default)", median_ms(reps, reset, [&] { mergepath::mergesort_pairs(ctx, k, v, n); }));
   check("mergepath pairs");
   auto tuned = [&](auto policy, const char* name) {
     using P = decltype(policy);
-    report(name, tm.median(reps, reset, [&] { mergepath::mergesort_tuned<P>(ctx, k, n); }));
+    report(name, median_ms(reps, reset, [&] { mergepath::mergesort_tuned<P>(ctx, k, n); }));
     check(name);
   };
   auto tuned_pairs = [&](auto policy, const char* name) {
     using P = decltype(policy);
-    report(name, tm.median(reps, reset, [&] { mergepath::mergesort_pairs_tuned<P>(ctx, k, v, n); }));
+    report(name, median_ms(reps, reset, [&] { mergepath::mergesort_pairs_tuned<P>(ctx, k, v, n); }));
     check(name);
   };
   // Four-way tiles (the blocksort and two-way tiles as the defaults'); 0 x 0: two-way only.

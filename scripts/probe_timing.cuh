@@ -27,3 +27,27 @@ double per_call_us(cudaStream_t s, int calls, F f) {
   std::sort(ms.begin(), ms.end());
   return ms[ms.size() / 2] * 1000.0 / calls;
 }
+
+// The median over `reps` runs of run() on the default stream, each after an untimed setup() (a
+// warm-up run first, not counted), in milliseconds.
+template <class Setup, class Run>
+float median_ms(int reps, Setup setup, Run run) {
+  cudaEvent_t a, b;
+  cudaEventCreate(&a);
+  cudaEventCreate(&b);
+  std::vector<float> times;
+  for (int r = 0; r <= reps; ++r) {
+    setup();
+    cudaEventRecord(a);
+    run();
+    cudaEventRecord(b);
+    cudaEventSynchronize(b);
+    float ms = 0;
+    cudaEventElapsedTime(&ms, a, b);
+    if (r > 0) times.push_back(ms);
+  }
+  cudaEventDestroy(a);
+  cudaEventDestroy(b);
+  std::sort(times.begin(), times.end());
+  return times[times.size() / 2];
+}
