@@ -131,6 +131,21 @@ TYPED_TEST(GpuMergesortTuned, Keys) {
   }
 }
 
+// 1- and 2-byte keys: a four-way tile's pieces sit up to 15 slots apart in shared memory.
+TYPED_TEST(GpuMergesortTuned, NarrowKeys) {
+  mergepath::cuda_context ctx;
+  for (const sort_case& c : sort_cases(tuned_sizes<TypeParam>())) {
+    SCOPED_TRACE(c.name());
+    ASSERT_NO_FATAL_FAILURE(check_gpu_sort(
+        ctx, make_sort_keys<std::uint8_t>(c), mergepath::less<>{},
+        [](auto& ctx, auto keys, index_t n) { mergepath::mergesort_tuned<TypeParam>(ctx, keys, n); }));
+    ASSERT_NO_FATAL_FAILURE((check_gpu_sort_pairs<std::int16_t, int>(
+        ctx, make_sort_keys<std::int16_t>(c), mergepath::greater<>{}, [](auto& ctx, auto keys, auto vals, index_t n) {
+          mergepath::mergesort_pairs_tuned<TypeParam>(ctx, keys, vals, n, mergepath::greater<>{});
+        })));
+  }
+}
+
 // point keys tied on x: stability shows in the keys and in the values.
 TYPED_TEST(GpuMergesortTuned, Pairs) {
   mergepath::cuda_context ctx;

@@ -59,6 +59,15 @@ __device__ int address_residue(It first) {
     return 0;
 }
 
+// The first position at or after `slot` of a 16-byte aligned shared buffer of T whose address
+// agrees with `first`'s modulo 16 bytes, so that a run starting there moves in whole 16-byte
+// pieces: at most vector_items - 1 past slot (slot itself where T cannot move that way).
+template <class T, class It>
+__device__ int aligned_position(It first, int slot) {
+  constexpr int v = vector_items<T, It>;
+  return slot + ((address_residue<T>(first) - slot) % v + v) % v;
+}
+
 // Places the runs so that each one's shared address agrees with its global address modulo 16
 // bytes, which lets both move in 16-byte pieces (a plain a-then-b layout where that cannot help).
 template <class T, class AIt, class BIt>

@@ -256,9 +256,11 @@ struct merge4_layout {
     else
       return sizeof(Key);
   }
-  // Each piece starts where its global address agrees modulo 16 bytes (up to 7 slots apart),
-  // and serial_merge_n reads up to items_per_thread + 1 slots past the last.
-  static constexpr int piece_slots = tuning.tile_items() + 4 * 8 + tuning.items_per_thread + 1;
+  // Each piece starts where its global address agrees modulo 16 bytes (block::aligned_position:
+  // fewer than 16 / sizeof(Key) slots after the piece before), and serial_merge_n reads up to
+  // items_per_thread + 1 slots past the last.
+  static constexpr int piece_gap = sizeof(Key) < 16 ? static_cast<int>(16 / sizeof(Key)) : 1;
+  static constexpr int piece_slots = tuning.tile_items() + 4 * piece_gap + tuning.items_per_thread + 1;
   static constexpr int merged_slots = tuning.block_threads * tuning.items_per_thread + tuning.items_per_thread + 1;
   static constexpr std::size_t pieces_offset = 0;
   static constexpr std::size_t merged_keys_offset = pieces_offset + align16(piece_size() * piece_slots);
@@ -305,10 +307,7 @@ __global__ void __launch_bounds__(Policy::tuning.four_way.block_threads, Policy:
     count[r] = static_cast<int>(detail::min_of<index_t>(detail::max_of<index_t>(end - begin, 0), room));
     room -= count[r];
     from[r] = t.group_begin + r * pass.width + begin;
-    // Each piece's shared position agrees with its global address modulo 16 bytes, so that it
-    // moves in whole 16-byte pieces.
-    at[r] = (slot + 3) / 4 * 4 + block::address_residue<Key>(keys_in + from[r]);
-    if (at[r] < slot) at[r] += 4;
+    at[r] = block::aligned_position<Key>(keys_in + from[r], slot);
     block::copy_run_to_shared<threads, tuning.tile_items()>(keys_in + from[r], count[r], pieces, at[r]);
     slot = at[r] + count[r];
   }
