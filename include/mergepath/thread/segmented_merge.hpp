@@ -45,11 +45,13 @@ MERGEPATH_HD void serial_segmented_merge_n(It keys, int a_begin, int a_end, int 
     // a's settled prefix goes first; once b leaves the active segment, a's rest goes before it.
     bool take_a = a_begin < a_end && (a_begin < a_active_begin || b_begin >= b_active_end || !comp(b_key, a_key));
     out[k] = take_a ? a_key : b_key;
-    source[k] = take_a ? a_begin : b_begin;
-    if (take_a)
-      a_key = keys[++a_begin];
-    else
-      b_key = keys[++b_begin];
+    const int taken = take_a ? a_begin : b_begin;
+    source[k] = taken;
+    const T next = keys[taken + 1];  // one load a step, as serial_merge_n
+    a_begin += take_a;
+    b_begin += !take_a;
+    a_key = take_a ? next : a_key;
+    b_key = take_a ? b_key : next;
   }
 }
 

@@ -69,11 +69,15 @@ MERGEPATH_HD void serial_merge_n(It keys, int a_begin, int a_end, int b_begin, i
     bool take_a =
         b_begin >= b_end || (a_begin < a_end && (Bounds == bounds::lower ? !comp(b_key, a_key) : comp(a_key, b_key)));
     out[k] = take_a ? a_key : b_key;
-    source[k] = take_a ? a_begin : b_begin;
-    if (take_a)
-      a_key = keys[++a_begin];
-    else
-      b_key = keys[++b_begin];
+    const int taken = take_a ? a_begin : b_begin;
+    source[k] = taken;
+    // One load a step, at the taken run's next slot: a branch per run issues two (each for
+    // part of a warp), and in shared memory each costs its own wavefronts.
+    const T next = keys[taken + 1];
+    a_begin += take_a;
+    b_begin += !take_a;
+    a_key = take_a ? next : a_key;
+    b_key = take_a ? b_key : next;
   }
 }
 
