@@ -20,15 +20,17 @@ namespace block {
 template <int ItemsPerThread>
 constexpr int sort_padding = ItemsPerThread + 1;
 
-// keys[0, count) holds sorted runs of `width` keys (the last may be shorter). Each thread
-// produces the ItemsPerThread outputs [ItemsPerThread * t, ...) of merging the runs pairwise
-// (run 2r with run 2r + 1, in place): out[i] is the key, source[i] where it came from in keys.
-// Outputs past count are unspecified.
+// keys[0, count) holds sorted runs of `width` = ItemsPerThread * pair_threads / 2 keys (the
+// last may be shorter). Each thread produces the ItemsPerThread outputs [ItemsPerThread * t, ...)
+// of merging the runs pairwise (run 2r with run 2r + 1, in place): out[i] is the key, source[i]
+// where it came from in keys. Outputs past count are unspecified.
 template <int ItemsPerThread, class T, class Comp>
-__device__ void merge_runs_in_shared(const T* keys, int count, int width, T (&out)[ItemsPerThread],
+__device__ void merge_runs_in_shared(const T* keys, int count, int pair_threads, T (&out)[ItemsPerThread],
                                      int (&source)[ItemsPerThread], Comp comp) {
+  const int width = ItemsPerThread * pair_threads / 2;
   int first = ItemsPerThread * static_cast<int>(threadIdx.x);
-  int a0 = first / (2 * width) * (2 * width);
+  // The pair's first thread (pair_threads is a power of two: no division).
+  int a0 = ItemsPerThread * (static_cast<int>(threadIdx.x) & -pair_threads);
   int a_count = detail::min_of(detail::max_of(count - a0, 0), width);
   int b_count = detail::min_of(detail::max_of(count - a0 - width, 0), width);
   int diag = detail::min_of(first - a0, a_count + b_count);
@@ -62,15 +64,17 @@ __device__ void sort_tile_in_shared(Key* keys, Values values, int count, Comp co
     for (int i = 0; i < items; ++i) thread_values[i] = values[first + i];
     sort_network(thread_keys, thread_values, count - first, comp);
     store_blocked(thread_values, values);
+  } else if constexpr (equal_keys_are_identical<Key, Comp>::value) {
+    sort_network_unstable(thread_keys, count - first, comp);  // the same output, in fewer steps
   } else {
     sort_network(thread_keys, count - first, comp);
   }
   store_blocked(thread_keys, keys);
   __syncthreads();
 
-  for (int width = items; width < BlockThreads * items; width *= 2) {
+  for (int pair_threads = 2; pair_threads <= BlockThreads; pair_threads *= 2) {
     int source[items];
-    merge_runs_in_shared(keys, count, width, thread_keys, source, comp);
+    merge_runs_in_shared(keys, count, pair_threads, thread_keys, source, comp);
     if constexpr (has_values) {
       std::remove_reference_t<decltype(values[0])> thread_values[items];
       MERGEPATH_UNROLL
