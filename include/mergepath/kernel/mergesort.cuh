@@ -4,7 +4,9 @@
 #pragma once
 
 #include "../block/block_sort.cuh"
+#include "../block/bulk_copy.cuh"
 #include "../block/group_multiway_split.cuh"
+#include "../block/warp_merge_path.cuh"
 #include "../block/tile_io.cuh"
 #include "../detail/config.hpp"
 #include "../thread/merge_path.hpp"
@@ -238,6 +240,36 @@ __global__ void mergesort_partition4_kernel(Keys keys, merge4_pass pass, index_t
 // positions up to 8 times a run's width.
 MERGEPATH_HD inline bool four_way_fits_int(const merge4_pass& pass) { return pass.width <= (index_t{1} << 27); }
 
+// Where a four-way tile's pieces lie. The tile ends where the next one starts, or at the end of
+// its group. Unsorted input may give splits that do not grow, or a tile longer than its
+// diagonals: the pieces are clamped so that every read stays in its run and every write in the
+// tile (the output is then unspecified).
+struct merge4_tile_plan {
+  index_t from[merge4_pass::ways];  // where each piece starts in the input
+  index_t out_begin;                // where the tile's output starts
+  int count[merge4_pass::ways];     // each piece's length
+  int at[merge4_pass::ways];        // and its position in shared memory (block::aligned_position)
+
+  template <class KeysIn>
+  __device__ merge4_tile_plan(const merge4_pass& pass, index_t tile, const index_t* splits, KeysIn keys_in) {
+    constexpr int ways = merge4_pass::ways;
+    const merge4_pass_tile t(pass, tile);
+    const bool last_in_group = t.diag1 == t.total;
+    int room = static_cast<int>(t.diag1 - t.diag0), slot = 0;
+    MERGEPATH_UNROLL
+    for (int r = 0; r < ways; ++r) {
+      const index_t begin = splits[ways * tile + r];
+      const index_t end = last_in_group ? t.run_count[r] : splits[ways * tile + ways + r];
+      count[r] = static_cast<int>(detail::min_of<index_t>(detail::max_of<index_t>(end - begin, 0), room));
+      room -= count[r];
+      from[r] = t.group_begin + r * pass.width + begin;
+      at[r] = block::aligned_position<value_of<KeysIn>>(keys_in + from[r], slot);
+      slot = at[r] + count[r];
+    }
+    out_begin = t.group_begin + t.diag0;
+  }
+};
+
 // Shared memory of a four-way tile: the four pieces of the runs (their keys, and for pairs,
 // once the keys are merged, their values), then the first round's two merged results (keys, and
 // for pairs each one's position among the pieces, 16-bit where the tile allows). Shared memory
@@ -263,10 +295,20 @@ struct merge4_layout {
   static constexpr int piece_slots = tuning.tile_items() + 4 * piece_gap + tuning.items_per_thread + 1;
   static constexpr int merged_slots = tuning.block_threads * tuning.items_per_thread + tuning.items_per_thread + 1;
   static constexpr std::size_t pieces_offset = 0;
-  static constexpr std::size_t merged_keys_offset = pieces_offset + align16(piece_size() * piece_slots);
-  static constexpr std::size_t merged_sources_offset = merged_keys_offset + align16(sizeof(Key) * merged_slots);
-  static constexpr std::size_t bytes =
+  // Keys only, the first round writes its results over the pieces it has read (after a
+  // barrier): a tile then takes half the shared memory, and 12 blocks fit an SM instead of 9.
+  // Pairs' values land in the pieces' place while the first round's results are in use.
+  static constexpr bool merged_in_place = !has_values;
+  static constexpr std::size_t merged_keys_offset =
+      merged_in_place ? pieces_offset : pieces_offset + align16(piece_size() * piece_slots);
+  static constexpr std::size_t merged_sources_offset =
+      merged_in_place ? align16(sizeof(Key) * detail::max_of(piece_slots, merged_slots))
+                      : merged_keys_offset + align16(sizeof(Key) * merged_slots);
+  // The loads' barrier (block::shared_run_loader), then the tile's plan.
+  static constexpr std::size_t barrier_offset =
       merged_sources_offset + (has_values ? align16(sizeof(source_type) * merged_slots) : 0);
+  static constexpr std::size_t plan_offset = barrier_offset + 16;
+  static constexpr std::size_t bytes = plan_offset + align16(sizeof(merge4_tile_plan));
 };
 
 // Block k merges tile k of a four-way pass from keys_in into keys_out (never the same buffer):
@@ -288,32 +330,26 @@ __global__ void __launch_bounds__(Policy::tuning.four_way.block_threads, Policy:
   Key* pieces = reinterpret_cast<Key*>(shared_bytes + Layout::pieces_offset);
   Key* merged = reinterpret_cast<Key*>(shared_bytes + Layout::merged_keys_offset);
   auto* merged_sources = reinterpret_cast<source_type*>(shared_bytes + Layout::merged_sources_offset);
+  block::shared_run_loader loader(reinterpret_cast<std::uint64_t*>(shared_bytes + Layout::barrier_offset));
   detail::allow_dependent_launch();
   detail::wait_for_prior_grid();  // the partition kernel
 
-  const index_t tile = blockIdx.x;
-  const merge4_pass_tile t(pass, tile);
-  // The tile ends where the next one starts, or at the end of its group. Unsorted input may give
-  // splits that do not grow, or a tile longer than its diagonals: the pieces are clamped so that
-  // every read stays in its run and every write in the tile (the output is then unspecified).
-  const bool last_in_group = t.diag1 == t.total;
-  index_t from[ways];  // where each piece starts in the input
-  int count[ways], at[ways];
-  int room = static_cast<int>(t.diag1 - t.diag0), slot = 0;
-  MERGEPATH_UNROLL
-  for (int r = 0; r < ways; ++r) {
-    const index_t begin = splits[ways * tile + r];
-    const index_t end = last_in_group ? t.run_count[r] : splits[ways * tile + ways + r];
-    count[r] = static_cast<int>(detail::min_of<index_t>(detail::max_of<index_t>(end - begin, 0), room));
-    room -= count[r];
-    from[r] = t.group_begin + r * pass.width + begin;
-    at[r] = block::aligned_position<Key>(keys_in + from[r], slot);
-    block::copy_run_to_shared<threads, tuning.tile_items()>(keys_in + from[r], count[r], pieces, at[r]);
-    slot = at[r] + count[r];
+  // One warp works out the plan and hands it to the others: its 64-bit arithmetic, repeated by
+  // every warp, was a third of the tile's instructions.
+  auto* shared_plan = reinterpret_cast<merge4_tile_plan*>(shared_bytes + Layout::plan_offset);
+  if (threadIdx.x < block::warp_lanes) {
+    const merge4_tile_plan plan(pass, blockIdx.x, splits, keys_in);
+    if (threadIdx.x == 0) *shared_plan = plan;
   }
-  block::commit_copies();
-  block::wait_for_copies<0>();
   __syncthreads();
+  const merge4_tile_plan plan = *shared_plan;
+  const int(&count)[ways] = plan.count;
+  const int(&at)[ways] = plan.at;
+  MERGEPATH_UNROLL
+  for (int r = 0; r < ways; ++r)
+    loader.copy<threads, tuning.tile_items()>(keys_in + plan.from[r], count[r], pieces, at[r]);
+  loader.finish();
+  loader.wait();
 
   // Round one: x = merge(0, 1) into merged[0, nx), y = merge(2, 3) into merged[y_begin, ...);
   // each thread merges `items` outputs of one of them.
@@ -325,12 +361,16 @@ __global__ void __launch_bounds__(Policy::tuning.four_way.block_threads, Policy:
     const int a_at = in_x ? at[0] : at[2], a_count = in_x ? count[0] : count[2];
     const int b_at = in_x ? at[1] : at[3], b_count = in_x ? count[1] : count[3];
     const int diag = (in_x ? static_cast<int>(threadIdx.x) : static_cast<int>(threadIdx.x) - x_threads) * items;
-    if (diag < a_count + b_count) {
+    const bool merges = diag < a_count + b_count;
+    Key out[items];
+    int source[items];
+    if (merges) {
       const int a_split = merge_path(pieces + a_at, a_count, pieces + b_at, b_count, diag, comp);
-      Key out[items];
-      int source[items];
       serial_merge_n<items>(pieces, a_at + a_split, a_at + a_count, b_at + diag - a_split, b_at + b_count, out, source,
                             comp);
+    }
+    if constexpr (Layout::merged_in_place) __syncthreads();  // every piece is read before any is overwritten
+    if (merges) {
       const int to = (in_x ? 0 : y_begin) + diag;
       MERGEPATH_UNROLL
       for (int k = 0; k < items; ++k) merged[to + k] = out[k];
@@ -347,8 +387,8 @@ __global__ void __launch_bounds__(Policy::tuning.four_way.block_threads, Policy:
     auto* values = reinterpret_cast<value_of<ValsIn>*>(shared_bytes + Layout::pieces_offset);
     MERGEPATH_UNROLL
     for (int r = 0; r < ways; ++r)
-      block::copy_run_to_shared<threads, tuning.tile_items()>(vals_in + from[r], count[r], values, at[r]);
-    block::commit_copies();
+      loader.copy<threads, tuning.tile_items()>(vals_in + plan.from[r], count[r], values, at[r]);
+    loader.finish();
   }
 
   // Round two: x and y into registers, then through shared memory to global memory.
@@ -358,11 +398,10 @@ __global__ void __launch_bounds__(Policy::tuning.four_way.block_threads, Policy:
   Key out[items];
   int source[items];
   serial_merge_n<items>(merged, x_split, nx, y_begin + diag - x_split, y_begin + ny, out, source, comp);
-  const index_t out_begin = t.group_begin + t.diag0;
+  const index_t out_begin = plan.out_begin;
   if constexpr (has_values) {
     auto* values = reinterpret_cast<value_of<ValsIn>*>(shared_bytes + Layout::pieces_offset);
-    block::wait_for_copies<0>();
-    __syncthreads();
+    loader.wait();
     value_of<ValsIn> out_values[items];
     MERGEPATH_UNROLL
     for (int k = 0; k < items; ++k)  // past the tile's end the sources are not the first round's
