@@ -124,6 +124,7 @@ inline constexpr int network_high = merge_exchange_network_v<Count>.high[C];
 
 template <int Count, class Key, class Comp, int... C>
 MERGEPATH_HD void apply_merge_exchange_network(Key (&keys)[Count], Comp comp, std::integer_sequence<int, C...>) {
+  (void)comp;  // one key: no comparator
   (swap_if(comp(keys[network_high<Count, C>], keys[network_low<Count, C>]), keys[network_low<Count, C>],
            keys[network_high<Count, C>]),
    ...);
