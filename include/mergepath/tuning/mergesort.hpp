@@ -83,11 +83,11 @@ constexpr mergesort_tuning mergesort_tuning_for(int arch, std::size_t key_bytes,
   // The passes were measured with 256 x 23 int32 tiles, merge's shape before its partition pass
   // took samples and its tiles grew to 384 x 27.
   if (value_bytes == 0 && key_bytes <= 4) merge.block_threads = 256, merge.items_per_thread = 23;
-  // Four-way passes (H200, 2^26 random keys, scripts/probe_mergesort.cu): a four-way tile pass
-  // of int32 keys takes ~225 us against ~150 for a two-way pass that does half the merging; whole
-  // sorts against two-way passes only: int32 keys 2.26 ms (128 x 23 at 1536 threads; 256 x 23
-  // 2.32) against 2.59, int32 pairs 3.91 (128 x 15; 128 x 23 4.12, 256 x 15 4.01) against 4.89,
-  // int64 keys 3.86 (128 x 23 at 1024 threads; at 1536 they spill, 4.69) against 4.91.
+  // Four-way passes (H200, 2^26 random keys, scripts/probe_mergesort.cu at 14d0cd0): whole
+  // sorts against two-way passes only: int32 keys 1.83 ms (128 x 23 at 1536 threads; at 1024
+  // 1.86, 256 x 23 1.87) against 2.50, int32 pairs 3.53 (128 x 15; 128 x 23 3.52, 256 x 15 3.69,
+  // 128 x 19 3.61) against 4.84, int64 keys 3.31 (128 x 23 at 1024 threads; at 1536 they spill,
+  // 4.70) against 4.86.
   mergesort_tuning t{{128, 7, 1024}, merge};
   std::size_t pair_bytes = key_bytes + value_bytes;
   if (value_bytes == 0 && key_bytes <= 4) t.blocksort = {512, 33, 1024}, t.four_way = {128, 23, 1536};
