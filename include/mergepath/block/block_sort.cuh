@@ -1,6 +1,7 @@
 // Sort of one tile held in shared memory: each thread sorts ItemsPerThread keys in registers
-// with sort_network, then the block merges the sorted runs pairwise, doubling them, until the
-// whole tile is one run (seed 003's blocksort).
+// with sort_network (sort_network_unstable where equal keys are identical), then the block
+// merges the sorted runs pairwise, doubling them, until the whole tile is one run (seed 003's
+// blocksort).
 #pragma once
 
 #include <cstddef>

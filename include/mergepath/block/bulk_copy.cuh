@@ -42,14 +42,9 @@ class shared_run_loader {
     if constexpr (v > 1) {
       const T* from = src;
       if ((reinterpret_cast<std::uintptr_t>(from) - reinterpret_cast<std::uintptr_t>(buffer + pos)) % 16 == 0) {
-        const int head = detail::min_of((v - pos % v) % v, count);  // elements before the first whole piece
-        const int vectors = (count - head) / v;
-        const int tail_begin = head + vectors * v;
-        const int tid = static_cast<int>(threadIdx.x);
-        if (tid == 0 && vectors > 0) bulk_copy(buffer + pos + head, from + head, vectors * 16);
-        if (tid < head) copy_element_to_shared(buffer + pos + tid, from + tid);
-        const int t = tid - head;
-        if (t >= 0 && tail_begin + t < count) copy_element_to_shared(buffer + pos + tail_begin + t, from + tail_begin + t);
+        const piece_span span = piece_span::of<v>(pos, count);
+        if (threadIdx.x == 0 && span.vectors > 0) bulk_copy(buffer + pos + span.head, from + span.head, span.vectors * 16);
+        copy_span_ends_to_shared(from, count, buffer, pos, span, [](int i) { return i; });
         return;
       }
     }

@@ -82,6 +82,31 @@ __device__ tile_layout tile_layout_for(AIt a, int a_count, BIt b, int b_count) {
   }
 }
 
+// A run of `count` elements bound for shared position `pos` of a 16-byte aligned buffer, cut
+// where 16-byte pieces can move it: `head` elements before the first whole piece, `vectors`
+// pieces of V elements, then fewer than V from `tail_begin` on.
+struct piece_span {
+  int head, vectors, tail_begin;
+
+  template <int V>
+  __device__ static piece_span of(int pos, int count) {
+    const int head = detail::min_of((V - pos % V) % V, count);
+    const int vectors = (count - head) / V;
+    return {head, vectors, head + vectors * V};
+  }
+};
+
+// The elements of a span that no whole piece covers, one a thread: buffer[slot(pos + j)] =
+// from[j] for j before span.head and from span.tail_begin on.
+template <class T, class It, class Slot>
+__device__ void copy_span_ends_to_shared(It from, int count, T* buffer, int pos, const piece_span& span, Slot slot) {
+  const int tid = static_cast<int>(threadIdx.x);
+  if (tid < span.head) copy_element_to_shared(buffer + slot(pos + tid), from + tid);
+  const int t = tid - span.head;
+  if (t >= 0 && span.tail_begin + t < count)
+    copy_element_to_shared(buffer + slot(pos + span.tail_begin + t), from + span.tail_begin + t);
+}
+
 // buffer[slot(pos + j)] = src[j] for j in [0, count), count <= MaxCount, cooperatively and
 // coalesced; slot(i) is i in a plain buffer (RingSize 0) and i mod RingSize in a ring (pos <
 // RingSize, count <= RingSize). Where src and its destination agree modulo 16 bytes, the middle
@@ -102,15 +127,13 @@ __device__ void copy_run_to_shared(It src, int count, T* buffer, int pos) {
     static_assert(RingSize % v == 0, "a 16-byte piece must never straddle a ring's end");
     const T* from = src;
     if ((reinterpret_cast<std::uintptr_t>(from) - reinterpret_cast<std::uintptr_t>(buffer + pos)) % 16 == 0) {
-      int head = detail::min_of((v - pos % v) % v, count);  // elements before the first whole piece
-      int vectors = (count - head) / v;
-      int tail_begin = head + vectors * v;  // fewer than v elements follow the last piece
+      const piece_span span = piece_span::of<v>(pos, count);
       // Both addresses advance by a constant each round: the loads' issue rate bounds the
       // search's tile kernel, and recomputing them from the piece index took ~14 instructions.
       constexpr int stride = BlockThreads * v;
-      const T* next_from = from + head + tid * v;
-      int next_slot = pos + head + tid * v;
-      int left = vectors - tid;  // pieces from this thread's next one on
+      const T* next_from = from + span.head + tid * v;
+      int next_slot = pos + span.head + tid * v;
+      int left = span.vectors - tid;  // pieces from this thread's next one on
       constexpr int max_vectors = MaxCount / v + 1;
       MERGEPATH_UNROLL
       for (int i = 0; i < (max_vectors + BlockThreads - 1) / BlockThreads; ++i) {
@@ -118,10 +141,7 @@ __device__ void copy_run_to_shared(It src, int count, T* buffer, int pos) {
         next_from += stride;
         next_slot += stride;
       }
-      if (tid < head) copy_element_to_shared(buffer + slot(pos + tid), from + tid);
-      int t = tid - head;
-      if (t >= 0 && tail_begin + t < count)
-        copy_element_to_shared(buffer + slot(pos + tail_begin + t), from + tail_begin + t);
+      copy_span_ends_to_shared(from, count, buffer, pos, span, slot);
       return;
     }
   }
