@@ -132,6 +132,32 @@ inline void require_range(const char* algorithm, const char* name, const It& fir
                               "] = " + std::to_string(previous) + " (heads must be strictly increasing)");
 }
 
+// The load-balancing calls' shared checks: counts non-negative, a segment for any item.
+inline void require_segments(const char* algorithm, index_t count, index_t num_segments) {
+  if (count < 0)
+    throw std::invalid_argument(std::string("mergepath::") + algorithm + ": count is negative (" +
+                                std::to_string(count) + ")");
+  if (num_segments < 0)
+    throw std::invalid_argument(std::string("mergepath::") + algorithm + ": num_segments is negative (" +
+                                std::to_string(num_segments) + ")");
+  if (num_segments == 0 && count > 0)
+    throw std::invalid_argument(std::string("mergepath::") + algorithm + ": " + std::to_string(count) +
+                                " items but no segment to hold them (num_segments == 0)");
+}
+
+// Checked mode's verdict on segment starts: segment_starts[position] (= value, after previous)
+// is not 0 (position 0), below its predecessor, or past count.
+[[noreturn]] inline void throw_bad_start(const char* algorithm, index_t position, long long value, long long previous,
+                                         index_t count) {
+  std::string at = std::string("mergepath::") + algorithm + ": segment_starts[" + std::to_string(position) +
+                   "] = " + std::to_string(value);
+  if (position == 0) throw std::invalid_argument(at + " (the first segment must start at 0)");
+  if (value < previous)
+    throw std::invalid_argument(at + " is less than segment_starts[" + std::to_string(position - 1) +
+                                "] = " + std::to_string(previous) + " (starts must be non-decreasing)");
+  throw std::invalid_argument(at + " is past count = " + std::to_string(count));
+}
+
 }  // namespace detail
 }  // namespace mergepath
 

@@ -1,4 +1,4 @@
-// Comparators and the enums shared by the searches.
+// Comparators, the reductions' operators and the enums shared by the searches.
 #pragma once
 
 #include <cstdint>
@@ -29,6 +29,44 @@ struct greater<void> {
   template <class A, class B>
   MERGEPATH_HD constexpr bool operator()(const A& a, const B& b) const {
     return b < a;
+  }
+};
+
+// Associative operators for the reductions (segmented_reduce), usable on host and device.
+// plus<> adds, minimum<> and maximum<> keep the smaller and the larger (the first of equals).
+template <class T = void>
+struct plus {
+  MERGEPATH_HD constexpr T operator()(const T& a, const T& b) const { return a + b; }
+};
+template <>
+struct plus<void> {
+  template <class A, class B>
+  MERGEPATH_HD constexpr auto operator()(const A& a, const B& b) const {
+    return a + b;
+  }
+};
+
+template <class T = void>
+struct minimum {
+  MERGEPATH_HD constexpr T operator()(const T& a, const T& b) const { return b < a ? b : a; }
+};
+template <>
+struct minimum<void> {
+  template <class A>
+  MERGEPATH_HD constexpr A operator()(const A& a, const A& b) const {
+    return b < a ? b : a;
+  }
+};
+
+template <class T = void>
+struct maximum {
+  MERGEPATH_HD constexpr T operator()(const T& a, const T& b) const { return a < b ? b : a; }
+};
+template <>
+struct maximum<void> {
+  template <class A>
+  MERGEPATH_HD constexpr A operator()(const A& a, const A& b) const {
+    return a < b ? b : a;
   }
 };
 

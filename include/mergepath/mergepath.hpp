@@ -4,6 +4,7 @@
 #include "context.hpp"
 #include "error.hpp"
 #include "functional.hpp"
+#include "load_balance.hpp"
 #include "merge.hpp"
 #include "mergesort.hpp"
 #include "segmented_sort.hpp"

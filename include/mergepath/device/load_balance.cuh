@@ -1,0 +1,244 @@
+// The load-balancing family on a cuda_context (load_balance.hpp documents the calls). Every call
+// is the merge partition pass over (segment starts, items) and one tile kernel; the reductions
+// add a scan of the tiles' open partials and a fix-up. None synchronizes.
+#pragma once
+
+#include <cub/device/device_scan.cuh>
+
+#include <iterator>
+
+#include "../context.hpp"
+#include "../error.hpp"
+#include "../functional.hpp"
+#include "../kernel/load_balance.cuh"
+#include "../thread/load_balance.hpp"
+#include "../tuning/load_balance.hpp"
+#include "merge.cuh"
+
+namespace mergepath {
+namespace device {
+
+// Argument checks, then (checked mode) the starts' data precondition, before anything is written.
+template <class StartsIt>
+void check_segments(cuda_context& ctx, const char* algorithm, index_t count, StartsIt starts, index_t num_segments) {
+  detail::require_segments(algorithm, count, num_segments);
+  detail::require_range(algorithm, "segment_starts", starts, num_segments);
+  if (!ctx.checked() || num_segments == 0) return;
+  auto first = ctx.allocate<unsigned long long>(1);
+  auto values = ctx.allocate<long long>(2);
+  MERGEPATH_CUDA_CHECK(cudaMemsetAsync(first.data(), 0xff, sizeof(unsigned long long), ctx.stream()));
+  constexpr int threads = 256;
+  int blocks = static_cast<int>(
+      detail::min_of<index_t>(detail::ceil_div<index_t>(num_segments, threads), 8 * ctx.props().multiProcessorCount));
+  detail::launch("first_bad_start_kernel", kernel::first_bad_start_kernel<StartsIt>, blocks, threads, 0, ctx.stream(),
+                 starts, num_segments, count, first.data());
+  unsigned long long position = 0;
+  MERGEPATH_CUDA_CHECK(cudaMemcpyAsync(&position, first.data(), sizeof(position), cudaMemcpyDeviceToHost, ctx.stream()));
+  ctx.synchronize();
+  if (position == ~0ull) return;
+  const auto s = static_cast<index_t>(position);
+  detail::launch("fetch_starts_kernel", kernel::fetch_starts_kernel<StartsIt>, 1, 1, 0, ctx.stream(), starts, s,
+                 values.data());
+  long long found[2] = {0, 0};
+  MERGEPATH_CUDA_CHECK(cudaMemcpyAsync(found, values.data(), sizeof(found), cudaMemcpyDeviceToHost, ctx.stream()));
+  ctx.synchronize();
+  detail::throw_bad_start(algorithm, s, found[0], found[1], count);
+}
+
+// The tiles' splits of the path: splits[t] = the starts among its first t * tile_items steps.
+// The merge's partition pass with the starts as a and the items (no memory) as b. Keep the
+// samples until the tile kernel is launched (launch_merge_partition says why).
+struct load_balance_splits {
+  temp_buffer<index_t> splits;
+  temp_buffer<uint4> samples;
+};
+
+template <class Policy, class StartsIt>
+load_balance_splits split_load_balance_path(cuda_context& ctx, index_t count, StartsIt starts, index_t num_segments,
+                                            index_t num_tiles) {
+  load_balance_splits result{ctx.allocate<index_t>(num_tiles + 1), {}};
+  result.samples = launch_merge_partition<bounds::lower, 1, default_partition_sample_bytes>(
+      ctx, starts, num_segments, counting_sequence{0}, count, Policy::tuning.tile_items(), num_tiles + 1,
+      result.splits.data(), item_before_start{});
+  return result;
+}
+
+template <class Policy, class Func, class StartsIt>
+void launch_transform_lbs(cuda_context& ctx, Func f, index_t count, StartsIt starts, index_t num_segments) {
+  const index_t total = count + num_segments;
+  if (count == 0) return;  // nothing to call f for
+  const index_t num_tiles = detail::ceil_div<index_t>(total, Policy::tuning.tile_items());
+  auto path = split_load_balance_path<Policy>(ctx, count, starts, num_segments, num_tiles);
+  detail::launch_dependent("transform_lbs_kernel", kernel::transform_lbs_kernel<Policy, Func, StartsIt>,
+                           static_cast<unsigned>(num_tiles), Policy::tuning.block_threads, 0, ctx.stream(), f, count,
+                           starts, num_segments, static_cast<const index_t*>(path.splits.data()));
+}
+
+template <class Policy, class ValueAt, class StartsIt, class OutIt, class T, class Op>
+void launch_segmented_reduce(cuda_context& ctx, ValueAt value_at, index_t count, StartsIt starts,
+                             index_t num_segments, OutIt out, T init, Op op) {
+  const index_t total = count + num_segments;
+  if (num_segments == 0) return;  // then count is 0 too: no output
+  const index_t num_tiles = detail::ceil_div<index_t>(total, Policy::tuning.tile_items());
+  auto path = split_load_balance_path<Policy>(ctx, count, starts, num_segments, num_tiles);
+  auto heads = ctx.allocate<kernel::tile_head<T>>(num_tiles);
+  auto tails = ctx.allocate<segment_partial<T>>(num_tiles);
+  detail::launch_dependent("segmented_reduce_kernel",
+                           kernel::segmented_reduce_kernel<Policy, ValueAt, StartsIt, OutIt, T, Op>,
+                           static_cast<unsigned>(num_tiles), Policy::tuning.block_threads, 0, ctx.stream(), value_at,
+                           count, starts, num_segments, static_cast<const index_t*>(path.splits.data()), out, init, op,
+                           heads.data(), tails.data());
+
+  // The segments open across tile ends: scan the tails by segment, then finish them.
+  const combine_segment_partials<T, Op> combine{op};
+  std::size_t scan_bytes = 0;
+  MERGEPATH_CUDA_CHECK(cub::DeviceScan::InclusiveScan(nullptr, scan_bytes, tails.data(), tails.data(), combine,
+                                                      num_tiles, ctx.stream()));
+  auto scan_temp = ctx.allocate<unsigned char>(static_cast<index_t>(scan_bytes));
+  MERGEPATH_CUDA_CHECK(cub::DeviceScan::InclusiveScan(scan_temp.data(), scan_bytes, tails.data(), tails.data(),
+                                                      combine, num_tiles, ctx.stream()));
+  constexpr int threads = 256;
+  detail::launch("segmented_reduce_fixup_kernel", kernel::segmented_reduce_fixup_kernel<T, OutIt, Op>,
+                 static_cast<unsigned>(detail::ceil_div<index_t>(num_tiles, threads)), threads, 0, ctx.stream(),
+                 static_cast<const kernel::tile_head<T>*>(heads.data()),
+                 static_cast<const segment_partial<T>*>(tails.data()), num_tiles, num_segments, out, init, op);
+}
+
+// The functors the interval calls pass to transform_lbs.
+template <class OutIt>
+struct write_segment {
+  OutIt out;
+  __device__ void operator()(index_t i, index_t segment, index_t) const {
+    out[i] = static_cast<typename std::iterator_traits<OutIt>::value_type>(segment);
+  }
+};
+template <class ValuesIt, class OutIt>
+struct expand_values {
+  ValuesIt values;
+  OutIt out;
+  __device__ void operator()(index_t i, index_t segment, index_t) const { out[i] = values[segment]; }
+};
+template <class InIt, class GatherIt, class OutIt>
+struct gather_intervals {
+  InIt in;
+  GatherIt gather;
+  OutIt out;
+  __device__ void operator()(index_t i, index_t segment, index_t rank) const {
+    out[i] = in[static_cast<index_t>(gather[segment]) + rank];
+  }
+};
+template <class InIt, class ScatterIt, class OutIt>
+struct scatter_intervals {
+  InIt in;
+  ScatterIt scatter;
+  OutIt out;
+  __device__ void operator()(index_t i, index_t segment, index_t rank) const {
+    out[static_cast<index_t>(scatter[segment]) + rank] = in[i];
+  }
+};
+template <class InIt, class GatherIt, class ScatterIt, class OutIt>
+struct move_intervals {
+  InIt in;
+  GatherIt gather;
+  ScatterIt scatter;
+  OutIt out;
+  __device__ void operator()(index_t, index_t segment, index_t rank) const {
+    out[static_cast<index_t>(scatter[segment]) + rank] = in[static_cast<index_t>(gather[segment]) + rank];
+  }
+};
+
+}  // namespace device
+
+// The entry points on a cuda_context (load_balance.hpp documents them).
+
+template <class Policy, class Func, class StartsIt>
+void transform_lbs_tuned(cuda_context& ctx, Func f, index_t count, StartsIt segment_starts, index_t num_segments) {
+  device::check_segments(ctx, "transform_lbs", count, segment_starts, num_segments);
+  device::launch_transform_lbs<Policy>(ctx, f, count, segment_starts, num_segments);
+}
+
+template <class Func, class StartsIt>
+void transform_lbs(cuda_context& ctx, Func f, index_t count, StartsIt segment_starts, index_t num_segments) {
+  transform_lbs_tuned<default_transform_lbs_policy>(ctx, f, count, segment_starts, num_segments);
+}
+
+template <class StartsIt, class OutIt>
+void load_balancing_search(cuda_context& ctx, index_t count, StartsIt segment_starts, index_t num_segments,
+                           OutIt out) {
+  device::check_segments(ctx, "load_balancing_search", count, segment_starts, num_segments);
+  detail::require_range("load_balancing_search", "out", out, count);
+  device::launch_transform_lbs<default_transform_lbs_policy>(ctx, device::write_segment<OutIt>{out}, count,
+                                                             segment_starts, num_segments);
+}
+
+template <class ValuesIt, class StartsIt, class OutIt>
+void interval_expand(cuda_context& ctx, ValuesIt values, index_t count, StartsIt segment_starts, index_t num_segments,
+                     OutIt out) {
+  device::check_segments(ctx, "interval_expand", count, segment_starts, num_segments);
+  detail::require_range("interval_expand", "values", values, num_segments);
+  detail::require_range("interval_expand", "out", out, count);
+  device::launch_transform_lbs<default_transform_lbs_policy>(ctx, device::expand_values<ValuesIt, OutIt>{values, out},
+                                                             count, segment_starts, num_segments);
+}
+
+template <class InIt, class StartsIt, class GatherIt, class OutIt>
+void interval_gather(cuda_context& ctx, InIt in, index_t count, StartsIt segment_starts, index_t num_segments,
+                     GatherIt gather, OutIt out) {
+  device::check_segments(ctx, "interval_gather", count, segment_starts, num_segments);
+  detail::require_range("interval_gather", "in", in, count);
+  detail::require_range("interval_gather", "gather", gather, num_segments);
+  detail::require_range("interval_gather", "out", out, count);
+  device::launch_transform_lbs<default_transform_lbs_policy>(
+      ctx, device::gather_intervals<InIt, GatherIt, OutIt>{in, gather, out}, count, segment_starts, num_segments);
+}
+
+template <class InIt, class StartsIt, class ScatterIt, class OutIt>
+void interval_scatter(cuda_context& ctx, InIt in, index_t count, StartsIt segment_starts, index_t num_segments,
+                      ScatterIt scatter, OutIt out) {
+  device::check_segments(ctx, "interval_scatter", count, segment_starts, num_segments);
+  detail::require_range("interval_scatter", "in", in, count);
+  detail::require_range("interval_scatter", "scatter", scatter, num_segments);
+  detail::require_range("interval_scatter", "out", out, count);
+  device::launch_transform_lbs<default_transform_lbs_policy>(
+      ctx, device::scatter_intervals<InIt, ScatterIt, OutIt>{in, scatter, out}, count, segment_starts, num_segments);
+}
+
+template <class InIt, class StartsIt, class GatherIt, class ScatterIt, class OutIt>
+void interval_move(cuda_context& ctx, InIt in, index_t count, StartsIt segment_starts, index_t num_segments,
+                   GatherIt gather, ScatterIt scatter, OutIt out) {
+  device::check_segments(ctx, "interval_move", count, segment_starts, num_segments);
+  detail::require_range("interval_move", "in", in, count);
+  detail::require_range("interval_move", "gather", gather, num_segments);
+  detail::require_range("interval_move", "scatter", scatter, num_segments);
+  detail::require_range("interval_move", "out", out, count);
+  device::launch_transform_lbs<default_transform_lbs_policy>(
+      ctx, device::move_intervals<InIt, GatherIt, ScatterIt, OutIt>{in, gather, scatter, out}, count, segment_starts,
+      num_segments);
+}
+
+template <class Policy, class Func, class StartsIt, class OutIt, class T, class Op = plus<>>
+void transform_segmented_reduce_tuned(cuda_context& ctx, Func f, index_t count, StartsIt segment_starts,
+                                      index_t num_segments, OutIt out, T init, Op op = {}) {
+  device::check_segments(ctx, "transform_segmented_reduce", count, segment_starts, num_segments);
+  detail::require_range("transform_segmented_reduce", "out", out, num_segments);
+  device::launch_segmented_reduce<Policy>(ctx, f, count, segment_starts, num_segments, out, init, op);
+}
+
+template <class Func, class StartsIt, class OutIt, class T, class Op = plus<>>
+void transform_segmented_reduce(cuda_context& ctx, Func f, index_t count, StartsIt segment_starts,
+                                index_t num_segments, OutIt out, T init, Op op = {}) {
+  transform_segmented_reduce_tuned<default_segmented_reduce_policy<T>>(ctx, f, count, segment_starts, num_segments,
+                                                                       out, init, op);
+}
+
+template <class InIt, class StartsIt, class OutIt, class T, class Op = plus<>>
+void segmented_reduce(cuda_context& ctx, InIt values, index_t count, StartsIt segment_starts, index_t num_segments,
+                      OutIt out, T init, Op op = {}) {
+  device::check_segments(ctx, "segmented_reduce", count, segment_starts, num_segments);
+  detail::require_range("segmented_reduce", "values", values, count);
+  detail::require_range("segmented_reduce", "out", out, num_segments);
+  device::launch_segmented_reduce<default_segmented_reduce_policy<T>>(ctx, value_at_as<InIt, T>{values}, count,
+                                                                      segment_starts, num_segments, out, init, op);
+}
+
+}  // namespace mergepath

@@ -1,0 +1,143 @@
+// Load-balancing search (seed 000: "a straight-forward specialization of vectorized sorted
+// search"): the Merge Path of the work items [0, count) against the segment starts. Pure
+// __host__ __device__ pieces shared by both backends.
+#pragma once
+
+#include <iterator>
+#include <type_traits>
+
+#include "../detail/config.hpp"
+#include "../functional.hpp"
+#include "merge_path.hpp"
+
+namespace mergepath {
+
+// The work items first, first + 1, ... as a random-access sequence with no memory behind it:
+// the b side of the load-balancing merge path.
+struct counting_sequence {
+  using value_type = index_t;
+  using difference_type = index_t;
+  using pointer = const index_t*;
+  using reference = index_t;
+  using iterator_category = std::random_access_iterator_tag;
+  index_t first = 0;
+  MERGEPATH_HD index_t operator[](index_t i) const { return first + i; }
+};
+
+// The path's order as merge_path asks it, comp(item, start): item i comes before start s only
+// when i < starts[s], so a segment's start precedes its first item, and an empty segment's start
+// precedes the next one's.
+struct item_before_start {
+  template <class Item, class Start>
+  MERGEPATH_HD constexpr bool operator()(const Item& item, const Start& start) const {
+    return static_cast<index_t>(item) < static_cast<index_t>(start);
+  }
+};
+
+// How many segment starts lie among the first `diag` steps of the path through
+// starts[0, num_segments) and the items [0, count). Only starts is read; for malformed starts
+// the result still lies in [max(0, diag - count), min(diag, num_segments)].
+template <int Probes = 1, class StartsIt>
+MERGEPATH_HD index_t load_balance_split(StartsIt starts, index_t num_segments, index_t count, index_t diag) {
+  // merge_path's lower bound asks !(item < start), that is start <= item: the start goes first.
+  return merge_path<bounds::lower, Probes>(starts, num_segments, counting_sequence{0}, count, diag,
+                                           item_before_start{});
+}
+
+// One share of the path: the starts [start_begin, start_end) and the items [item_begin, item_end).
+struct load_balance_share {
+  index_t start_begin, start_end, item_begin, item_end;
+};
+
+// The share of the path between diagonals diag0 <= diag1, from the splits there (clamped so that
+// malformed starts still give two valid, non-negative ranges).
+MERGEPATH_HD inline load_balance_share load_balance_share_between(index_t split0, index_t split1, index_t diag0,
+                                                                   index_t diag1) {
+  split1 = clamp_next_split(split0, split1, diag0, diag1);
+  return {split0, split1, diag0 - split0, diag1 - split1};
+}
+
+// The segment that holds each item of a share, walked serially: calls on_item(i, s) for every
+// item i of the share, s = the last start of the path before i (share.start_begin - 1 for the
+// items before the share's first start). O(share size); reads starts[start_begin, start_end).
+template <class StartsIt, class OnItem>
+MERGEPATH_HD void walk_load_balance(StartsIt starts, const load_balance_share& share, OnItem on_item) {
+  index_t s = share.start_begin;
+  for (index_t i = share.item_begin; i < share.item_end; ++i) {
+    while (s < share.start_end && static_cast<index_t>(starts[s]) <= i) ++s;
+    on_item(i, s - 1);
+  }
+}
+
+// Clamps a segment found for an item into [0, num_segments): well-formed starts need no clamp
+// (every item has a segment); malformed ones (first start above 0) must not index outside.
+MERGEPATH_HD inline index_t clamp_segment(index_t segment, index_t num_segments) {
+  return detail::min_of(detail::max_of<index_t>(segment, 0), num_segments - 1);
+}
+
+// Item i's rank in its segment, i - segment_start, clamped into [0, i]: well-formed starts need
+// no clamp; with malformed ones a rank still stays below count.
+MERGEPATH_HD inline index_t rank_in_segment(index_t item, index_t segment_start) {
+  return detail::min_of(detail::max_of<index_t>(item - segment_start, 0), item);
+}
+
+// Checked mode's test of segment_starts[s]: the first must be 0, each at least its predecessor
+// and at most count.
+template <class StartsIt>
+MERGEPATH_HD bool segment_start_is_bad(StartsIt starts, index_t s, index_t count) {
+  const auto value = static_cast<long long>(starts[s]);
+  if (s == 0) return value != 0;
+  return value < static_cast<long long>(starts[s - 1]) || value > count;
+}
+
+// segmented_reduce's value source: values[i] as the reduction's type T.
+template <class It, class T>
+struct value_at_as {
+  It values;
+  MERGEPATH_HD T operator()(index_t i) const { return static_cast<T>(values[i]); }
+};
+
+// An accumulator of a segment's items under an associative op that may have no identity: empty
+// until the first item, then op(acc, item) in item order.
+template <class T>
+struct partial_reduction {
+  T value{};
+  bool valid = false;
+
+  template <class Op>
+  MERGEPATH_HD void add(const T& item, Op op) {
+    value = valid ? static_cast<T>(op(value, item)) : item;
+    valid = true;
+  }
+  // This partial followed by `later` (items of the same segment that come after).
+  template <class Op>
+  MERGEPATH_HD partial_reduction then(const partial_reduction& later, Op op) const {
+    if (!valid) return later;
+    if (!later.valid) return *this;
+    return {static_cast<T>(op(value, later.value)), true};
+  }
+  // The segment's result: init op (items...), or init for an empty segment.
+  template <class Op>
+  MERGEPATH_HD T finish(const T& init, Op op) const {
+    return valid ? static_cast<T>(op(init, value)) : init;
+  }
+};
+
+// A partial reduction tagged with its segment: combining two keeps only the later one unless
+// both belong to the same segment (reduce-by-key; associative for non-decreasing segments).
+template <class T>
+struct segment_partial {
+  index_t segment;
+  partial_reduction<T> partial;
+};
+
+template <class T, class Op>
+struct combine_segment_partials {
+  Op op;
+  MERGEPATH_HD segment_partial<T> operator()(const segment_partial<T>& earlier, const segment_partial<T>& later) const {
+    if (earlier.segment != later.segment) return later;
+    return {later.segment, earlier.partial.then(later.partial, op)};
+  }
+};
+
+}  // namespace mergepath

@@ -1,0 +1,45 @@
+// Tile geometry of the GPU load-balancing calls: a tile is tile_items() steps of the path through
+// (segment starts, items), walked items_per_thread steps by each thread.
+#pragma once
+
+#include <cstddef>
+#include <ostream>
+
+#include "../detail/config.hpp"
+
+namespace mergepath {
+
+struct load_balance_tuning {
+  int block_threads;     // threads per block
+  int items_per_thread;  // steps of the path each thread walks (starts plus items)
+
+  MERGEPATH_HD constexpr int tile_items() const { return block_threads * items_per_thread; }
+};
+
+inline std::ostream& operator<<(std::ostream& os, const load_balance_tuning& t) {
+  return os << "{block_threads " << t.block_threads << ", items_per_thread " << t.items_per_thread << "}";
+}
+
+// transform_lbs and everything built on it: the tile's starts (as 32-bit offsets) and each item's
+// segment live in shared memory, 8 bytes a step; 128 x 16 keeps a tile's search in shared memory
+// to 11 steps and 16 KB a block.
+constexpr load_balance_tuning default_transform_lbs_tuning = {128, 16};
+
+// segmented_reduce: a tile also holds its items' values and its segments' results in shared
+// memory, so wider values take shorter tiles (64 bytes of values a thread).
+constexpr load_balance_tuning segmented_reduce_tuning_for(std::size_t value_bytes) {
+  int items = static_cast<int>(64 / (value_bytes == 0 ? 1 : value_bytes));
+  return {128, items < 1 ? 1 : (items > 16 ? 16 : items)};
+}
+
+// The policies (types with `static constexpr load_balance_tuning tuning`) the entry points use;
+// the *_tuned entry points take the caller's own.
+struct default_transform_lbs_policy {
+  static constexpr load_balance_tuning tuning = default_transform_lbs_tuning;
+};
+template <class T>
+struct default_segmented_reduce_policy {
+  static constexpr load_balance_tuning tuning = segmented_reduce_tuning_for(sizeof(T));
+};
+
+}  // namespace mergepath

@@ -1,0 +1,154 @@
+// Shared by the load-balancing tests (host and GPU): named segment shapes, the sequential
+// references, and a non-commutative associative op (composition of affine maps).
+#pragma once
+
+#include <cstdint>
+#include <ostream>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "test_util.hpp"
+
+namespace mergepath_test {
+
+// How the items fall into segments.
+enum class segment_shape {
+  mean_1,            // lengths uniform in [0, 2]
+  mean_4,            // [0, 8]
+  mean_300,          // [0, 600]
+  mean_10000,        // [0, 20000]
+  all_length_1,      // count segments of one item
+  giant_among_tiny,  // lengths 0..3, one segment holding half the items
+  empty_runs,        // runs of empty segments at both ends and inside
+  single,            // one segment holding everything
+  first_holds_all,   // the first segment holds everything, a thousand empty ones follow
+};
+
+inline const char* to_string(segment_shape s) {
+  switch (s) {
+    case segment_shape::mean_1: return "mean_1";
+    case segment_shape::mean_4: return "mean_4";
+    case segment_shape::mean_300: return "mean_300";
+    case segment_shape::mean_10000: return "mean_10000";
+    case segment_shape::all_length_1: return "all_length_1";
+    case segment_shape::giant_among_tiny: return "giant_among_tiny";
+    case segment_shape::empty_runs: return "empty_runs";
+    case segment_shape::single: return "single";
+    case segment_shape::first_holds_all: return "first_holds_all";
+  }
+  return "?";
+}
+inline std::ostream& operator<<(std::ostream& os, segment_shape s) { return os << to_string(s); }
+
+inline const std::vector<segment_shape>& all_segment_shapes() {
+  static const std::vector<segment_shape> shapes = {
+      segment_shape::mean_1,       segment_shape::mean_4,           segment_shape::mean_300,
+      segment_shape::mean_10000,   segment_shape::all_length_1,     segment_shape::giant_among_tiny,
+      segment_shape::empty_runs,   segment_shape::single,           segment_shape::first_holds_all};
+  return shapes;
+}
+
+// Segment starts (the exclusive scan of the sizes) for `count` items of the given shape; at least
+// one segment.
+template <class Start>
+std::vector<Start> make_segment_starts(segment_shape shape, index_t count, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<index_t> sizes;
+  auto random_lengths = [&](index_t max_length) {
+    std::uniform_int_distribution<index_t> length(0, max_length);
+    for (index_t total = 0; total < count;) {
+      index_t n = std::min(length(rng), count - total);
+      sizes.push_back(n);
+      total += n;
+    }
+  };
+  switch (shape) {
+    case segment_shape::mean_1: random_lengths(2); break;
+    case segment_shape::mean_4: random_lengths(8); break;
+    case segment_shape::mean_300: random_lengths(600); break;
+    case segment_shape::mean_10000: random_lengths(20000); break;
+    case segment_shape::all_length_1: sizes.assign(static_cast<std::size_t>(count), 1); break;
+    case segment_shape::giant_among_tiny: {
+      index_t half = count / 2, before = (count - half) / 2;
+      std::uniform_int_distribution<index_t> length(0, 3);
+      for (index_t total = 0; total < before;) sizes.push_back(std::min(length(rng), before - total)), total += sizes.back();
+      sizes.push_back(half);
+      for (index_t total = before + half; total < count;)
+        sizes.push_back(std::min(length(rng), count - total)), total += sizes.back();
+      break;
+    }
+    case segment_shape::empty_runs: {
+      std::uniform_int_distribution<int> run(1, 40);
+      std::uniform_int_distribution<index_t> length(1, 50);
+      for (int e = run(rng); e > 0; --e) sizes.push_back(0);
+      for (index_t total = 0; total < count;) {
+        if (rng() % 3 == 0)
+          for (int e = run(rng); e > 0; --e) sizes.push_back(0);
+        sizes.push_back(std::min(length(rng), count - total));
+        total += sizes.back();
+      }
+      for (int e = run(rng); e > 0; --e) sizes.push_back(0);
+      break;
+    }
+    case segment_shape::single: sizes.push_back(count); break;
+    case segment_shape::first_holds_all:
+      sizes.push_back(count);
+      sizes.resize(1001, 0);
+      break;
+  }
+  if (sizes.empty()) sizes.push_back(0);
+  std::vector<Start> starts(sizes.size());
+  index_t start = 0;
+  for (std::size_t s = 0; s < sizes.size(); ++s) starts[s] = static_cast<Start>(start), start += sizes[s];
+  return starts;
+}
+
+// The sequential references.
+template <class Start>
+std::vector<index_t> reference_segments(index_t count, const std::vector<Start>& starts) {
+  std::vector<index_t> segment(static_cast<std::size_t>(count));
+  std::size_t s = 0;
+  for (index_t i = 0; i < count; ++i) {
+    while (s + 1 < starts.size() && static_cast<index_t>(starts[s + 1]) <= i) ++s;
+    segment[static_cast<std::size_t>(i)] = static_cast<index_t>(s);
+  }
+  return segment;
+}
+
+template <class T, class Start, class ValueAt, class Op>
+std::vector<T> reference_segmented_reduce(index_t count, const std::vector<Start>& starts, ValueAt value_at, T init,
+                                          Op op) {
+  std::vector<T> out(starts.size());
+  for (std::size_t s = 0; s < starts.size(); ++s) {
+    index_t end = s + 1 < starts.size() ? static_cast<index_t>(starts[s + 1]) : count;
+    T acc = init;
+    for (index_t i = static_cast<index_t>(starts[s]); i < end; ++i) acc = op(acc, static_cast<T>(value_at(i)));
+    out[s] = acc;
+  }
+  return out;
+}
+
+// x -> a x + b over 32-bit unsigned arithmetic (exact): composing maps is associative, not
+// commutative, so a reduction that combines items out of order shows.
+struct affine_map {
+  std::uint32_t a, b;
+};
+inline bool operator==(const affine_map& l, const affine_map& r) { return l.a == r.a && l.b == r.b; }
+inline std::ostream& operator<<(std::ostream& os, const affine_map& m) { return os << '(' << m.a << "x+" << m.b << ')'; }
+
+// first, then second.
+struct compose_affine {
+  MERGEPATH_HD affine_map operator()(const affine_map& first, const affine_map& second) const {
+    return {first.a * second.a, second.a * first.b + second.b};
+  }
+};
+
+inline std::vector<affine_map> random_affine_maps(index_t count, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<affine_map> maps(static_cast<std::size_t>(count));
+  for (auto& m : maps) m = {static_cast<std::uint32_t>(rng() | 1), static_cast<std::uint32_t>(rng())};
+  return maps;
+}
+
+}  // namespace mergepath_test

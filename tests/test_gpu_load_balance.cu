@@ -1,0 +1,338 @@
+// The load-balancing family on the GPU against the sequential references: every segment shape,
+// sizes around the tiles, int32 and int64 starts, a non-commutative reduction, malformed starts,
+// checked mode and graph capture. MERGEPATH_TEST_MAX_SIZE caps the sizes (compute-sanitizer runs).
+#include <gtest/gtest.h>
+
+#include <mergepath/load_balance.hpp>
+#include <vector>
+
+#include "gpu_util.cuh"
+#include "load_balance_util.hpp"
+
+namespace mergepath_test {
+namespace {
+
+using mergepath::cuda_context;
+
+template <class T>
+void expect_equal_vectors(const std::vector<T>& got, const std::vector<T>& expected) {
+  EXPECT_EQ(got.size(), expected.size());
+  EXPECT_TRUE(ranges_equal(expected, got));
+}
+
+constexpr index_t lbs_tile = mergepath::default_transform_lbs_tuning.tile_items();
+
+std::vector<index_t> gpu_counts() {
+  std::vector<index_t> counts = {0, 1, 2, 7, lbs_tile - 1, lbs_tile, lbs_tile + 1, 2 * lbs_tile + 3, 12345, 1 << 18,
+                                 (3 << 20) + 17};
+  std::vector<index_t> capped;
+  for (index_t c : counts)
+    if (c <= max_test_size()) capped.push_back(c);
+  return capped;
+}
+
+template <class Start>
+struct GpuLoadBalance : gpu_test {};
+using start_types = ::testing::Types<std::int32_t, std::int64_t>;
+TYPED_TEST_SUITE(GpuLoadBalance, start_types);
+
+// Records each item's segment and rank, and counts its visits.
+struct record_visit {
+  index_t* segment;
+  index_t* rank;
+  int* visits;
+  __device__ void operator()(index_t i, index_t s, index_t r) const {
+    segment[i] = s;
+    rank[i] = r;
+    atomicAdd(visits + i, 1);
+  }
+};
+
+TYPED_TEST(GpuLoadBalance, SearchAndTransformMatchReference) {
+  cuda_context ctx;
+  for (segment_shape shape : all_segment_shapes())
+    for (index_t count : gpu_counts()) {
+      SCOPED_TRACE(::testing::Message() << shape << " count " << count << " seed " << base_seed());
+      auto starts = make_segment_starts<TypeParam>(shape, count, case_seed({count, 1}));
+      const auto num_segments = static_cast<index_t>(starts.size());
+      const auto expected = reference_segments(count, starts);
+      device_vector<TypeParam> d_starts(starts);
+      device_vector<std::int32_t> out(static_cast<std::size_t>(count));
+      out.fill_poison();
+      mergepath::load_balancing_search(ctx, count, d_starts.data(), num_segments, out.data());
+      auto got = out.download();
+      for (index_t i = 0; i < count; ++i)
+        ASSERT_EQ(got[static_cast<std::size_t>(i)], expected[static_cast<std::size_t>(i)]) << "item " << i;
+
+      device_vector<index_t> segment(static_cast<std::size_t>(count)), rank(static_cast<std::size_t>(count));
+      device_vector<int> visits(static_cast<std::size_t>(count));
+      if (count > 0) MERGEPATH_CUDA_CHECK(cudaMemset(visits.data(), 0, sizeof(int) * count));
+      mergepath::transform_lbs(ctx, record_visit{segment.data(), rank.data(), visits.data()}, count, d_starts.data(),
+                               num_segments);
+      auto got_segment = segment.download();
+      auto got_rank = rank.download();
+      auto got_visits = visits.download();
+      for (index_t i = 0; i < count; ++i) {
+        auto k = static_cast<std::size_t>(i);
+        ASSERT_EQ(got_visits[k], 1) << "item " << i;
+        ASSERT_EQ(got_segment[k], expected[k]) << "item " << i;
+        ASSERT_EQ(got_rank[k], i - static_cast<index_t>(starts[static_cast<std::size_t>(expected[k])])) << "item " << i;
+      }
+    }
+}
+
+TYPED_TEST(GpuLoadBalance, IntervalExpandGatherScatterMove) {
+  cuda_context ctx;
+  for (segment_shape shape : all_segment_shapes())
+    for (index_t count : gpu_counts()) {
+      SCOPED_TRACE(::testing::Message() << shape << " count " << count << " seed " << base_seed());
+      auto starts = make_segment_starts<TypeParam>(shape, count, case_seed({count, 2}));
+      const auto num_segments = static_cast<index_t>(starts.size());
+      const auto segment = reference_segments(count, starts);
+      std::vector<long long> values(starts.size());
+      for (std::size_t s = 0; s < values.size(); ++s) values[s] = static_cast<long long>(s) * 7 + 1;
+      std::vector<index_t> sizes(starts.size()), reversed(starts.size());
+      for (std::size_t s = 0; s < starts.size(); ++s)
+        sizes[s] = (s + 1 < starts.size() ? static_cast<index_t>(starts[s + 1]) : count) - static_cast<index_t>(starts[s]);
+      index_t at = 0;
+      for (std::size_t s = starts.size(); s-- > 0;) reversed[s] = at, at += sizes[s];
+      std::vector<int> in(static_cast<std::size_t>(count));
+      for (index_t i = 0; i < count; ++i) in[static_cast<std::size_t>(i)] = static_cast<int>(i * 3 + 5);
+
+      device_vector<TypeParam> d_starts(starts);
+      device_vector<long long> d_values(values);
+      device_vector<index_t> d_reversed(reversed);
+      device_vector<int> d_in(in);
+      device_vector<long long> expanded(static_cast<std::size_t>(count));
+      device_vector<int> gathered(static_cast<std::size_t>(count)), scattered(static_cast<std::size_t>(count)),
+          moved(static_cast<std::size_t>(count));
+      expanded.fill_poison(), gathered.fill_poison(), scattered.fill_poison(), moved.fill_poison();
+      mergepath::interval_expand(ctx, d_values.data(), count, d_starts.data(), num_segments, expanded.data());
+      mergepath::interval_gather(ctx, d_in.data(), count, d_starts.data(), num_segments, d_reversed.data(),
+                                 gathered.data());
+      mergepath::interval_scatter(ctx, d_in.data(), count, d_starts.data(), num_segments, d_reversed.data(),
+                                  scattered.data());
+      mergepath::interval_move(ctx, d_in.data(), count, d_starts.data(), num_segments, d_reversed.data(),
+                               d_reversed.data(), moved.data());
+      auto e = expanded.download();
+      auto g = gathered.download();
+      auto sc = scattered.download();
+      auto m = moved.download();
+      for (index_t i = 0; i < count; ++i) {
+        auto k = static_cast<std::size_t>(i);
+        auto s = static_cast<std::size_t>(segment[k]);
+        auto to = static_cast<std::size_t>(reversed[s] + (i - static_cast<index_t>(starts[s])));
+        ASSERT_EQ(e[k], values[s]) << "item " << i;
+        ASSERT_EQ(g[k], in[to]) << "item " << i;
+        ASSERT_EQ(sc[to], in[k]) << "item " << i;
+        ASSERT_EQ(m[to], in[to]) << "item " << i;
+      }
+    }
+}
+
+TYPED_TEST(GpuLoadBalance, SegmentedReduceSumsMinMax) {
+  cuda_context ctx;
+  for (segment_shape shape : all_segment_shapes())
+    for (index_t count : gpu_counts()) {
+      SCOPED_TRACE(::testing::Message() << shape << " count " << count << " seed " << base_seed());
+      auto starts = make_segment_starts<TypeParam>(shape, count, case_seed({count, 3}));
+      const auto num_segments = static_cast<index_t>(starts.size());
+      std::vector<int> values(static_cast<std::size_t>(count));
+      std::mt19937 rng(static_cast<unsigned>(case_seed({count, 4})));
+      for (int& v : values) v = static_cast<int>(rng() % 2001) - 1000;
+      auto value_at = [&](index_t i) { return values[static_cast<std::size_t>(i)]; };
+      device_vector<TypeParam> d_starts(starts);
+      device_vector<int> d_values(values);
+      device_vector<long long> sums(starts.size());
+      device_vector<int> mins(starts.size()), maxs(starts.size());
+      sums.fill_poison(), mins.fill_poison(), maxs.fill_poison();
+      mergepath::segmented_reduce(ctx, d_values.data(), count, d_starts.data(), num_segments, sums.data(), 5LL);
+      mergepath::segmented_reduce(ctx, d_values.data(), count, d_starts.data(), num_segments, mins.data(), 1 << 30,
+                                  mergepath::minimum<>{});
+      mergepath::segmented_reduce(ctx, d_values.data(), count, d_starts.data(), num_segments, maxs.data(), -(1 << 30),
+                                  mergepath::maximum<>{});
+      expect_equal_vectors(sums.download(),
+                           reference_segmented_reduce<long long>(count, starts, value_at, 5LL, mergepath::plus<>{}));
+      expect_equal_vectors(mins.download(),
+                           reference_segmented_reduce<int>(count, starts, value_at, 1 << 30, mergepath::minimum<>{}));
+      expect_equal_vectors(maxs.download(),
+                           reference_segmented_reduce<int>(count, starts, value_at, -(1 << 30), mergepath::maximum<>{}));
+    }
+}
+
+TYPED_TEST(GpuLoadBalance, SegmentedReduceKeepsTheItemsOrder) {
+  cuda_context ctx;
+  for (segment_shape shape : all_segment_shapes())
+    for (index_t count : gpu_counts()) {
+      SCOPED_TRACE(::testing::Message() << shape << " count " << count << " seed " << base_seed());
+      auto starts = make_segment_starts<TypeParam>(shape, count, case_seed({count, 5}));
+      auto maps = random_affine_maps(count, case_seed({count, 6}));
+      device_vector<TypeParam> d_starts(starts);
+      device_vector<affine_map> d_maps(maps);
+      device_vector<affine_map> out(starts.size());
+      out.fill_poison();
+      const affine_map identity{1, 0};
+      mergepath::segmented_reduce(ctx, d_maps.data(), count, d_starts.data(), static_cast<index_t>(starts.size()),
+                                  out.data(), identity, compose_affine{});
+      expect_equal_vectors(out.download(), reference_segmented_reduce<affine_map>(
+                                               count, starts, [&](index_t i) { return maps[static_cast<std::size_t>(i)]; },
+                                               identity, compose_affine{}));
+    }
+}
+
+// y[row] = sum of vals[j] * x[cols[j]] over the row's nonzeros: CSR SpMV.
+struct csr_product {
+  const double* vals;
+  const int* cols;
+  const double* x;
+  __device__ double operator()(index_t j) const { return vals[j] * x[cols[j]]; }
+};
+
+TEST_F(gpu_test, TransformSegmentedReduceFloatSumsWithinRounding) {
+  cuda_context ctx;
+  const index_t nnz = std::min<index_t>(1 << 20, max_test_size()), cols = 4096;
+  auto row_starts = make_segment_starts<int>(segment_shape::mean_300, nnz, case_seed({7}));
+  std::mt19937 rng(static_cast<unsigned>(case_seed({8})));
+  std::vector<int> col(static_cast<std::size_t>(nnz));
+  std::vector<double> val(static_cast<std::size_t>(nnz)), x(static_cast<std::size_t>(cols));
+  for (auto& c : col) c = static_cast<int>(rng() % cols);
+  for (auto& v : val) v = static_cast<double>(static_cast<int>(rng() % 2001) - 1000) / 1000;
+  for (auto& v : x) v = static_cast<double>(rng() % 1000) / 100;
+  device_vector<int> d_starts(row_starts), d_col(col);
+  device_vector<double> d_val(val), d_x(x), y(row_starts.size());
+  mergepath::transform_segmented_reduce(ctx, csr_product{d_val.data(), d_col.data(), d_x.data()}, nnz, d_starts.data(),
+                                        static_cast<index_t>(row_starts.size()), y.data(), 0.0);
+  auto got = y.download();
+  auto expected = reference_segmented_reduce<double>(
+      nnz, row_starts,
+      [&](index_t j) { return val[static_cast<std::size_t>(j)] * x[static_cast<std::size_t>(col[static_cast<std::size_t>(j)])]; },
+      0.0, mergepath::plus<>{});
+  for (std::size_t r = 0; r < got.size(); ++r) ASSERT_NEAR(got[r], expected[r], 1e-9 * (1 + std::abs(expected[r]))) << "row " << r;
+}
+
+TEST_F(gpu_test, LoadBalanceAllSegmentsEmpty) {
+  cuda_context ctx;
+  std::vector<int> starts(5000, 0);
+  device_vector<int> d_starts(starts);
+  device_vector<long long> out(starts.size());
+  out.fill_poison();
+  mergepath::segmented_reduce(ctx, static_cast<const int*>(nullptr), 0, d_starts.data(), 5000, out.data(), 42LL);
+  for (long long v : out.download()) ASSERT_EQ(v, 42);
+  mergepath::load_balancing_search(ctx, 0, d_starts.data(), 5000, static_cast<int*>(nullptr));
+  ctx.synchronize();
+}
+
+TEST_F(gpu_test, LoadBalanceBadArgumentsThrow) {
+  cuda_context ctx;
+  device_vector<int> starts(std::vector<int>{0, 2, 5});
+  device_vector<int> out(8);
+  EXPECT_THROW(mergepath::load_balancing_search(ctx, -1, starts.data(), 3, out.data()), std::invalid_argument);
+  EXPECT_THROW(mergepath::load_balancing_search(ctx, 8, starts.data(), 0, out.data()), std::invalid_argument);
+  EXPECT_THROW(mergepath::load_balancing_search(ctx, 8, static_cast<int*>(nullptr), 3, out.data()),
+               std::invalid_argument);
+  EXPECT_THROW(mergepath::segmented_reduce(ctx, static_cast<int*>(nullptr), 8, starts.data(), 3, out.data(), 0),
+               std::invalid_argument);
+}
+
+TEST_F(gpu_test, LoadBalanceCheckedModeNamesTheFirstBadStart) {
+  struct bad_case {
+    std::vector<int> starts;
+    const char* message;
+  };
+  const bad_case cases[] = {
+      {{1, 2, 5}, "segment_starts[0] = 1"},
+      {{0, 2, 5, 4, 3}, "segment_starts[3] = 4 is less than segment_starts[2] = 5"},
+      {{0, 2, 9, 12}, "segment_starts[2] = 9 is past count = 8"},
+  };
+  cuda_context ctx;
+  for (const bad_case& c : cases) {
+    device_vector<int> starts(c.starts);
+    device_vector<int> out(8);
+    out.fill_poison();
+    ctx.set_checked(true);
+    try {
+      mergepath::load_balancing_search(ctx, 8, starts.data(), static_cast<index_t>(c.starts.size()), out.data());
+      ADD_FAILURE() << "no exception for " << c.message;
+    } catch (const std::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find(c.message), std::string::npos) << e.what();
+    }
+    for (int v : out.download()) EXPECT_EQ(v, poison<int>());
+    ctx.set_checked(false);
+  }
+}
+
+// Malformed starts, unchecked: some result, every segment passed to f in range, nothing outside
+// the arrays touched (compute-sanitizer's memcheck watches the accesses).
+struct check_ranges {
+  index_t num_segments;
+  index_t count;
+  int* bad;
+  __device__ void operator()(index_t i, index_t s, index_t r) const {
+    if (s < 0 || s >= num_segments || r < 0 || r > i || i >= count) atomicAdd(bad, 1);
+  }
+};
+
+TEST_F(gpu_test, LoadBalanceMalformedStartsStayInBounds) {
+  cuda_context ctx;
+  std::mt19937_64 rng(case_seed({31}));
+  for (index_t count : {index_t{1}, index_t{100}, lbs_tile + 5, index_t{50000}}) {
+    for (int variant = 0; variant < 4; ++variant) {
+      SCOPED_TRACE(::testing::Message() << "count " << count << " variant " << variant << " seed " << base_seed());
+      auto starts = make_segment_starts<int>(segment_shape::mean_4, count, case_seed({count, variant}));
+      for (auto& s : starts) {
+        if (variant == 0) s = static_cast<int>(rng() % (2 * count + 1)) - static_cast<int>(count / 2);  // random
+        if (variant == 1) s = static_cast<int>(count) - s;                                           // decreasing
+        if (variant == 2) s += static_cast<int>(count / 3 + 1);                                       // past count
+      }
+      if (variant == 3) starts.assign(starts.size(), static_cast<int>(count + 7));  // all past the end
+      const auto num_segments = static_cast<index_t>(starts.size());
+      device_vector<int> d_starts(starts);
+      device_vector<int> bad(std::vector<int>{0});
+      device_vector<int> out(static_cast<std::size_t>(count));
+      device_vector<long long> sums(starts.size());
+      device_vector<int> values(std::vector<int>(static_cast<std::size_t>(count), 1));
+      mergepath::transform_lbs(ctx, check_ranges{num_segments, count, bad.data()}, count, d_starts.data(), num_segments);
+      mergepath::load_balancing_search(ctx, count, d_starts.data(), num_segments, out.data());
+      mergepath::segmented_reduce(ctx, values.data(), count, d_starts.data(), num_segments, sums.data(), 0LL);
+      mergepath::interval_expand(ctx, sums.data(), count, d_starts.data(), num_segments, values.data());
+      ctx.synchronize();
+      EXPECT_EQ(bad.download()[0], 0);
+      for (int s : out.download()) ASSERT_TRUE(s >= 0 && s < num_segments);
+    }
+  }
+}
+
+TEST_F(gpu_test, LoadBalanceCapturedInAGraphAndReplayed) {
+  cuda_context ctx;
+  const index_t count = std::min<index_t>(300000, max_test_size());
+  auto starts = make_segment_starts<int>(segment_shape::mean_4, count, case_seed({41}));
+  const auto num_segments = static_cast<index_t>(starts.size());
+  std::vector<int> values(static_cast<std::size_t>(count));
+  for (index_t i = 0; i < count; ++i) values[static_cast<std::size_t>(i)] = static_cast<int>(i % 97);
+  device_vector<int> d_starts(starts), d_values(values), segments(static_cast<std::size_t>(count));
+  device_vector<long long> sums(starts.size());
+  cudaGraph_t graph;
+  MERGEPATH_CUDA_CHECK(cudaStreamBeginCapture(ctx.stream(), cudaStreamCaptureModeThreadLocal));
+  mergepath::load_balancing_search(ctx, count, d_starts.data(), num_segments, segments.data());
+  mergepath::segmented_reduce(ctx, d_values.data(), count, d_starts.data(), num_segments, sums.data(), 0LL);
+  MERGEPATH_CUDA_CHECK(cudaStreamEndCapture(ctx.stream(), &graph));
+  cudaGraphExec_t exec;
+  MERGEPATH_CUDA_CHECK(cudaGraphInstantiate(&exec, graph, 0));
+  for (int replay = 0; replay < 2; ++replay) {
+    segments.fill_poison(), sums.fill_poison();
+    MERGEPATH_CUDA_CHECK(cudaGraphLaunch(exec, ctx.stream()));
+    ctx.synchronize();
+    auto expected = reference_segments(count, starts);
+    auto got = segments.download();
+    for (index_t i = 0; i < count; ++i)
+      ASSERT_EQ(got[static_cast<std::size_t>(i)], expected[static_cast<std::size_t>(i)]) << "item " << i;
+    expect_equal_vectors(sums.download(), reference_segmented_reduce<long long>(
+                                              count, starts, [&](index_t i) { return values[static_cast<std::size_t>(i)]; },
+                                              0LL, mergepath::plus<>{}));
+  }
+  MERGEPATH_CUDA_CHECK(cudaGraphExecDestroy(exec));
+  MERGEPATH_CUDA_CHECK(cudaGraphDestroy(graph));
+}
+
+}  // namespace
+}  // namespace mergepath_test
