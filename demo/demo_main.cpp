@@ -25,6 +25,8 @@ const demo::demonstration demonstrations[] = {
      demo::demo_segsort_stats},
     {"binary_search", "the seed's binary searches; Eytzinger layouts; eytzinger_search, batch_search, eytzinger_index",
      demo::demo_binary_search},
+    {"load_balance", "load-balancing search of 20 segments; interval_expand and segmented_reduce on them",
+     demo::demo_load_balance},
 };
 
 void print_help() {

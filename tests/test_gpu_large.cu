@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "gpu_util.cuh"
+#include "load_balance_util.hpp"
 #include "search_util.hpp"
 
 namespace mergepath_test {
@@ -516,6 +517,56 @@ TEST_F(GpuSegmentedSortLarge, MoreThanTwoToThe31Keys) {
                              << (first_bad >= 0 ? heads[static_cast<std::size_t>(first_bad)] : 0) << ", ...)";
   EXPECT_TRUE(untouched(got, 0, guard_items)) << "guard before the keys";
   EXPECT_TRUE(untouched(got, guard_items + static_cast<std::size_t>(count), got.size())) << "guard after the keys";
+}
+
+class GpuLoadBalanceLarge : public gpu_test {};
+
+// Checks every item's segment and rank against the starts on the device (an output of 2^31
+// segments would not fit the host's patience), and sums the items it saw.
+struct check_item {
+  const index_t* starts;
+  index_t num_segments, count;
+  unsigned long long* bad;
+  unsigned long long* visits;
+  unsigned long long* index_sum;
+  __device__ void operator()(index_t i, index_t s, index_t r) const {
+    index_t end = s + 1 < num_segments ? starts[s + 1] : count;
+    if (s < 0 || s >= num_segments || i < starts[s] || i >= end || r != i - starts[s]) atomicAdd(bad, 1ull);
+    atomicAdd(visits, 1ull);
+    atomicAdd(index_sum, static_cast<unsigned long long>(i));
+  }
+};
+
+struct item_weight {  // f(i) for the reduction: small, so the 64-bit sums are exact
+  __device__ long long operator()(index_t i) const { return i % 7; }
+};
+
+TEST_F(GpuLoadBalanceLarge, MoreThanTwoToThe31Items) {
+  const index_t count = (index_t{1} << 31) + 4097;
+  auto starts = make_segment_starts<index_t>(segment_shape::mean_300, count, case_seed({51}));
+  starts.insert(starts.begin() + static_cast<std::ptrdiff_t>(starts.size() / 2), 40, starts[starts.size() / 2]);
+  const auto num_segments = static_cast<index_t>(starts.size());
+  device_vector<index_t> d_starts(starts);
+  device_vector<unsigned long long> counters(std::vector<unsigned long long>{0, 0, 0});
+  mergepath::cuda_context ctx;
+  mergepath::transform_lbs(ctx, check_item{d_starts.data(), num_segments, count, counters.data(), counters.data() + 1,
+                                           counters.data() + 2},
+                           count, d_starts.data(), num_segments);
+  auto c = counters.download();
+  EXPECT_EQ(c[0], 0u) << "items with a wrong segment or rank";
+  EXPECT_EQ(c[1], static_cast<unsigned long long>(count));
+  EXPECT_EQ(c[2], static_cast<unsigned long long>(count) * static_cast<unsigned long long>(count - 1) / 2);
+
+  device_vector<long long> sums(starts.size());
+  sums.fill_poison();
+  mergepath::transform_segmented_reduce(ctx, item_weight{}, count, d_starts.data(), num_segments, sums.data(), 3LL);
+  auto got = sums.download();
+  for (std::size_t s = 0; s < starts.size(); ++s) {
+    index_t end = s + 1 < starts.size() ? starts[s + 1] : count;
+    long long expected = 3;
+    for (index_t i = starts[s]; i < end; ++i) expected += i % 7;
+    ASSERT_EQ(got[s], expected) << "segment " << s;
+  }
 }
 
 }  // namespace

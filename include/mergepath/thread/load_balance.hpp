@@ -60,8 +60,10 @@ MERGEPATH_HD inline load_balance_share load_balance_share_between(index_t split0
 // The segment that holds each item of a share, walked serially: calls on_item(i, s) for every
 // item i of the share, s = the last start of the path before i (share.start_begin - 1 for the
 // items before the share's first start). O(share size); reads starts[start_begin, start_end).
+// The host backend's walk (on_item may be any host callable); a GPU block walks its tile in
+// shared memory instead (block/load_balance.cuh).
 template <class StartsIt, class OnItem>
-MERGEPATH_HD void walk_load_balance(StartsIt starts, const load_balance_share& share, OnItem on_item) {
+void walk_load_balance(StartsIt starts, const load_balance_share& share, OnItem on_item) {
   index_t s = share.start_begin;
   for (index_t i = share.item_begin; i < share.item_end; ++i) {
     while (s < share.start_end && static_cast<index_t>(starts[s]) <= i) ++s;
