@@ -52,6 +52,10 @@ const suite suites[] = {
      "binary_search, eytzinger_layout / _search, batch_search vs thrust::lower_bound; the seed's table; "
      "crossover; CPU rows; targets",
      bench::run_binary_search_bench, bench::binary_search_summary, &options::binary_search_log2_sizes},
+    {"load_balance",
+     "load_balancing_search, interval_expand vs thrust::upper_bound and copy; segmented_reduce vs CUB (means 4 .. "
+     "1e6); CPU rows",
+     bench::run_load_balance_bench, bench::load_balance_summary, &options::load_balance_log2_sizes},
 };
 
 bool wanted(const options& o, const suite& s) {
@@ -187,6 +191,7 @@ bool parse(int argc, char** argv, options& o) {
     o.mergesort_log2_sizes = o.log2_sizes;
     o.segmented_sort_log2_sizes = o.log2_sizes;
     o.binary_search_log2_sizes = o.log2_sizes;
+    o.load_balance_log2_sizes = o.log2_sizes;
   }
   auto keep = [&](std::vector<int>& sizes) {
     std::vector<int> kept;
@@ -198,6 +203,7 @@ bool parse(int argc, char** argv, options& o) {
   keep(o.mergesort_log2_sizes);
   keep(o.segmented_sort_log2_sizes);
   keep(o.binary_search_log2_sizes);
+  keep(o.load_balance_log2_sizes);
   for (const suite& s : suites)
     if (wanted(o, s) && (o.*s.sizes).empty())
       throw usage_error(std::string("no sizes left to run for ") + s.name + " (check --sizes, --min-log2, --max-log2)");

@@ -46,6 +46,8 @@ struct options {
   // The binary search suite's: 2^26 random needles into 2^26 keys, the seed's table at 2^25 - 1
   // keys (the issue's targets), or --sizes (--quick).
   std::vector<int> binary_search_log2_sizes{26};
+  // The load-balancing suite's: 2^26 items (the issue's rows), or --sizes (--quick).
+  std::vector<int> load_balance_log2_sizes{26};
   std::vector<std::string> key_types{"int32", "int64"};
   int reps = 20;
   bool reps_given = false;  // without --reps the largest sizes use fewer
@@ -519,11 +521,13 @@ void run_sorted_search_bench(bench_context& b);   // bench_sorted_search.cu
 void run_mergesort_bench(bench_context& b);       // bench_mergesort.cu
 void run_segmented_sort_bench(bench_context& b);  // bench_segmented_sort.cu
 void run_binary_search_bench(bench_context& b);   // bench_binary_search.cu
+void run_load_balance_bench(bench_context& b);    // bench_load_balance.cu
 
 // A suite's headline from its rows ("" when they are missing); *size_out = the n it speaks of.
 std::string sorted_search_summary(const bench_context& b, index_t* size_out);   // bench_sorted_search.cu
 std::string mergesort_summary(const bench_context& b, index_t* size_out);       // bench_mergesort.cu
 std::string segmented_sort_summary(const bench_context& b, index_t* size_out);  // bench_segmented_sort.cu
 std::string binary_search_summary(const bench_context& b, index_t* size_out);   // bench_binary_search.cu
+std::string load_balance_summary(const bench_context& b, index_t* size_out);    // bench_load_balance.cu
 
 }  // namespace bench
