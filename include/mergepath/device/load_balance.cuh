@@ -91,17 +91,18 @@ void launch_segmented_reduce(cuda_context& ctx, ValueAt value_at, index_t count,
 
   // The segments open across tile ends: scan the tails by segment, then finish them.
   const combine_segment_partials<T, Op> combine{op};
+  auto scanned = ctx.allocate<segment_partial<T>>(num_tiles);
   std::size_t scan_bytes = 0;
-  MERGEPATH_CUDA_CHECK(cub::DeviceScan::InclusiveScan(nullptr, scan_bytes, tails.data(), tails.data(), combine,
+  MERGEPATH_CUDA_CHECK(cub::DeviceScan::InclusiveScan(nullptr, scan_bytes, tails.data(), scanned.data(), combine,
                                                       num_tiles, ctx.stream()));
   auto scan_temp = ctx.allocate<unsigned char>(static_cast<index_t>(scan_bytes));
-  MERGEPATH_CUDA_CHECK(cub::DeviceScan::InclusiveScan(scan_temp.data(), scan_bytes, tails.data(), tails.data(),
+  MERGEPATH_CUDA_CHECK(cub::DeviceScan::InclusiveScan(scan_temp.data(), scan_bytes, tails.data(), scanned.data(),
                                                       combine, num_tiles, ctx.stream()));
   constexpr int threads = 256;
   detail::launch("segmented_reduce_fixup_kernel", kernel::segmented_reduce_fixup_kernel<T, OutIt, Op>,
                  static_cast<unsigned>(detail::ceil_div<index_t>(num_tiles, threads)), threads, 0, ctx.stream(),
                  static_cast<const kernel::tile_head<T>*>(heads.data()),
-                 static_cast<const segment_partial<T>*>(tails.data()), num_tiles, num_segments, out, init, op);
+                 static_cast<const segment_partial<T>*>(scanned.data()), num_tiles, num_segments, out, init, op);
 }
 
 // The functors the interval calls pass to transform_lbs.
