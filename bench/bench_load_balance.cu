@@ -10,6 +10,7 @@
 
 #include <cub/device/device_segmented_reduce.cuh>
 #include <mergepath/load_balance.hpp>
+#include <sstream>
 #include <vector>
 
 #include "bench_util.cuh"
@@ -81,6 +82,53 @@ copy_floor time_copy(bench_context& b, const std::string& label, std::size_t byt
   return {t.median_ms};
 }
 
+template <int Threads, int Items>
+struct lb_policy {
+  static constexpr mergepath::load_balance_tuning tuning{Threads, Items};
+};
+
+// --tunings: load_balancing_search under other tile shapes (rows named by their shape).
+template <class Row>
+void lbs_tuning_rows(bench_context& b, index_t n, const item_type* starts, index_t segments, item_type* out, Row row) {
+  auto one = [&](auto policy) {
+    using P = decltype(policy);
+    timing t = b.timer.measure(b.opts.warmup, b.reps_for(n), 1, [&](int) {
+      mergepath::transform_lbs_tuned<P>(b.ctx, mergepath::device::write_segment<item_type*>{out}, n, starts, segments);
+    });
+    std::ostringstream name;
+    name << "  load_balancing_search " << P::tuning.block_threads << "x" << P::tuning.items_per_thread;
+    b.add_row(row(name.str(), t));
+  };
+  one(lb_policy<128, 15>{});
+  one(lb_policy<128, 31>{});
+  one(lb_policy<256, 7>{});
+  one(lb_policy<256, 11>{});
+  one(lb_policy<256, 15>{});
+  one(lb_policy<512, 7>{});
+}
+
+// --tunings: segmented_reduce under other tile shapes.
+template <class Row>
+void reduce_tuning_rows(bench_context& b, index_t n, const item_type* values, const item_type* starts,
+                        index_t segments, item_type* sums, Row row) {
+  auto one = [&](auto policy) {
+    using P = decltype(policy);
+    timing t = b.timer.measure(b.opts.warmup, b.reps_for(n), 1, [&](int) {
+      mergepath::transform_segmented_reduce_tuned<P>(b.ctx, mergepath::value_at_as<const item_type*, item_type>{values},
+                                                     n, starts, segments, sums, item_type{0});
+    });
+    std::ostringstream name;
+    name << "  segmented_reduce " << P::tuning.block_threads << "x" << P::tuning.items_per_thread;
+    b.add_row(row(name.str(), t));
+  };
+  one(lb_policy<128, 15>{});
+  one(lb_policy<128, 23>{});
+  one(lb_policy<128, 7>{});
+  one(lb_policy<256, 7>{});
+  one(lb_policy<256, 11>{});
+  one(lb_policy<512, 5>{});
+}
+
 void gpu_rows(bench_context& b, index_t n, index_t mean) {
   const std::vector<item_type> offsets = segment_offsets(n, mean, 0x1b5 + static_cast<std::uint64_t>(mean));
   const auto segments = static_cast<index_t>(offsets.size() - 1);
@@ -138,6 +186,10 @@ void gpu_rows(bench_context& b, index_t n, index_t mean) {
     b.add_row(r);
   });
 
+  if (b.opts.tunings) lbs_tuning_rows(b, n, starts, segments, out.data(), [&](const std::string& a, const timing& t) {
+    return row(a, t, lbs_bytes, lbs_floor);
+  });
+
   // interval_expand reads the starts and each segment's value, and writes an int32 a item.
   const double expand_bytes = 4.0 * static_cast<double>(2 * segments + n);
   copy_floor expand_floor =
@@ -188,6 +240,10 @@ void gpu_rows(bench_context& b, index_t n, index_t mean) {
     if (r.check != "ok") b.fail("segmented_reduce differs from CUB's at mean " + mean_label(mean));
     b.add_row(r);
   });
+  if (b.opts.tunings)
+    reduce_tuning_rows(b, n, values.data(), starts, segments, sums.data(), [&](const std::string& a, const timing& t) {
+      return row(a, t, reduce_bytes, reduce_floor);
+    });
 }
 
 void host_rows(bench_context& b, index_t mean) {

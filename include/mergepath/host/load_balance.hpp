@@ -62,11 +62,11 @@ void transform_lbs(const host_context& ctx, Func& f, index_t count, StartsIt sta
   for_each_load_balance_share(
       ctx, starts, num_segments, count, chunk_count(ctx, count + num_segments),
       [&](index_t, const load_balance_share& share) {
-        index_t segment = -1, segment_start = 0;
-        walk_load_balance(starts, share, [&](index_t i, index_t s) {
-          s = clamp_segment(s, num_segments);
-          if (s != segment) segment = s, segment_start = static_cast<index_t>(starts[s]);
-          f(i, s, rank_in_segment(i, segment_start));
+        walk_load_balance_pieces(starts, share, [&](index_t piece_segment, index_t lo, index_t hi) {
+          if (lo == hi) return;
+          const index_t s = clamp_segment(piece_segment, num_segments);
+          const auto segment_start = static_cast<index_t>(starts[s]);
+          for (index_t i = lo; i < hi; ++i) f(i, s, rank_in_segment(i, segment_start));
         });
       });
 }
@@ -97,9 +97,13 @@ void segmented_reduce(const host_context& ctx, ValueAt& value_at, index_t count,
           out[current] = acc.finish(init, op);
       }
     };
-    walk_load_balance(starts, share, [&](index_t i, index_t s) {
+    // A tight loop over each segment's items: no per-item test of where the segment ends.
+    walk_load_balance_pieces(starts, share, [&](index_t s, index_t lo, index_t hi) {
       end_segments_before(s);
-      acc.add(static_cast<T>(value_at(i)), op);
+      if (lo == hi) return;
+      T value = static_cast<T>(value_at(lo));
+      for (index_t i = lo + 1; i < hi; ++i) value = static_cast<T>(op(value, static_cast<T>(value_at(i))));
+      acc = acc.then({value, true}, op);
     });
     end_segments_before(share.start_end - 1);
     r.tail = acc;

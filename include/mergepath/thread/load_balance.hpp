@@ -57,18 +57,21 @@ MERGEPATH_HD inline load_balance_share load_balance_share_between(index_t split0
   return {split0, split1, diag0 - split0, diag1 - split1};
 }
 
-// The segment that holds each item of a share, walked serially: calls on_item(i, s) for every
-// item i of the share, s = the last start of the path before i (share.start_begin - 1 for the
-// items before the share's first start). O(share size); reads starts[start_begin, start_end).
-// The host backend's walk (on_item may be any host callable); a GPU block walks its tile in
-// shared memory instead (block/load_balance.cuh).
-template <class StartsIt, class OnItem>
-void walk_load_balance(StartsIt starts, const load_balance_share& share, OnItem on_item) {
-  index_t s = share.start_begin;
-  for (index_t i = share.item_begin; i < share.item_end; ++i) {
-    while (s < share.start_end && static_cast<index_t>(starts[s]) <= i) ++s;
-    on_item(i, s - 1);
+// A share of the path walked serially, a segment at a time: on_piece(s, lo, hi) for the items
+// [lo, hi) of the share that lie in segment s, in order, empty pieces included; the first piece
+// is of segment start_begin - 1 (the one open when the share begins). Reads starts[start_begin,
+// start_end); pieces never leave [item_begin, item_end), whatever the starts hold. The host
+// backend's walk (a tight loop per piece, no per-item test); a GPU block walks its tile in shared
+// memory instead (block/load_balance.cuh).
+template <class StartsIt, class OnPiece>
+void walk_load_balance_pieces(StartsIt starts, const load_balance_share& share, OnPiece on_piece) {
+  index_t lo = share.item_begin;
+  for (index_t s = share.start_begin; s < share.start_end; ++s) {
+    const index_t hi = detail::min_of(detail::max_of(static_cast<index_t>(starts[s]), lo), share.item_end);
+    on_piece(s - 1, lo, hi);
+    lo = hi;
   }
+  on_piece(share.start_end - 1, lo, share.item_end);
 }
 
 // Clamps a segment found for an item into [0, num_segments): well-formed starts need no clamp
