@@ -10,10 +10,6 @@
 
 #include "bench_merge.cuh"
 
-#if defined(_OPENMP)
-#include <omp.h>
-#endif
-
 #include <algorithm>
 #include <vector>
 
@@ -82,13 +78,7 @@ void run_cpu_rows(bench_context& b, const std::vector<K>& in, index_t n) {
   r.ratio_std = 1.0;
   b.add_row(r);
 
-  int max_threads = 1;
-#if defined(_OPENMP)
-  max_threads = std::max(1, omp_get_max_threads());
-#endif
-  std::vector<int> thread_counts{1, 2, max_threads};
-  std::sort(thread_counts.begin(), thread_counts.end());
-  thread_counts.erase(std::unique(thread_counts.begin(), thread_counts.end()), thread_counts.end());
+  std::vector<int> thread_counts = cpu_thread_counts({1, 2});
   for (int t : thread_counts) {
     mergepath::host_context ctx(t);
     const K* pa = in.data();

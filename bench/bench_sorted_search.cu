@@ -13,10 +13,6 @@
 
 #include "bench_util.cuh"
 
-#if defined(_OPENMP)
-#include <omp.h>
-#endif
-
 #include <algorithm>
 #include <tuple>
 #include <type_traits>
@@ -312,13 +308,7 @@ void run_cpu_rows(bench_context& b, const std::vector<key_type>& a, const std::v
   r.ratio_std = 1.0;
   b.add_row(r);
 
-  int max_threads = 1;
-#if defined(_OPENMP)
-  max_threads = std::max(1, omp_get_max_threads());
-#endif
-  std::vector<int> thread_counts{1, 2, max_threads};
-  std::sort(thread_counts.begin(), thread_counts.end());
-  thread_counts.erase(std::unique(thread_counts.begin(), thread_counts.end()), thread_counts.end());
+  std::vector<int> thread_counts = cpu_thread_counts({1, 2});
   for (int t : thread_counts) {
     mergepath::host_context ctx(t);
     auto run_search = [&] { mergepath::sorted_search(ctx, a.data(), a_count, haystack.data(), b_count, got.data()); };

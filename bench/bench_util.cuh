@@ -26,6 +26,10 @@
 #include <utility>
 #include <vector>
 
+#if defined(_OPENMP)
+#include <omp.h>
+#endif
+
 namespace bench {
 
 using mergepath::index_t;
@@ -211,6 +215,18 @@ __host__ __device__ inline std::uint64_t splitmix64(std::uint64_t x) {
   x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
   x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
   return x ^ (x >> 31);
+}
+
+// The thread counts of a suite's CPU rows: `counts` and all OpenMP threads, ascending, each once.
+inline std::vector<int> cpu_thread_counts(std::vector<int> counts) {
+  int max_threads = 1;
+#if defined(_OPENMP)
+  max_threads = std::max(1, omp_get_max_threads());
+#endif
+  counts.push_back(max_threads);
+  std::sort(counts.begin(), counts.end());
+  counts.erase(std::unique(counts.begin(), counts.end()), counts.end());
+  return counts;
 }
 
 // count elements of device memory copied to the host, after the stream's work so far.
