@@ -342,4 +342,10 @@ void run_load_balance_bench(bench_context& b) {
     for (index_t mean : {index_t{4}, index_t{300}}) b.guarded("load_balance CPU rows", [&] { host_rows(b, mean); });
 }
 
+// The suite as bench_main.cu lists it.
+const suite load_balance_suite = {
+    "load_balance",
+    "load_balancing_search, interval_expand vs thrust::upper_bound and copy; segmented_reduce vs CUB (means 4 .. 1e6); CPU rows",
+    run_load_balance_bench, load_balance_summary, &options::load_balance_log2_sizes};
+
 }  // namespace bench

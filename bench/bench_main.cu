@@ -7,6 +7,7 @@
 #include <ctime>
 #include <exception>
 #include <fstream>
+#include <functional>
 #include <sstream>
 
 #include "bench_util.cuh"
@@ -26,36 +27,12 @@ using bench::index_t;
 using bench::options;
 using bench::result_row;
 
-std::string merge_summary(const bench_context& b, index_t* size_out);
-
-// The suites, in the order they run. A new algorithm file adds its line here.
-using log2_sizes_member = std::vector<int> options::*;  // the options' list of sizes a suite runs
-struct suite {
-  const char* name;
-  const char* what;
-  void (*run)(bench_context&);
-  std::string (*summary)(const bench_context&, index_t* size_out);  // its headline; "" without its rows
-  log2_sizes_member sizes;                                          // the log2 sizes it runs
-};
-const suite suites[] = {
-    {"merge", "merge / merge_pairs vs CUB, Thrust and copy; textbook ladder; tunings; CPU rows", bench::run_merge_bench,
-     merge_summary, &options::log2_sizes},
-    {"sorted_search", "sorted_search (A into B; complete, both ways) vs thrust::lower_bound and copy; CPU rows",
-     bench::run_sorted_search_bench, bench::sorted_search_summary, &options::log2_sizes},
-    {"mergesort", "mergesort / mergesort_pairs vs CUB merge sort, radix sort and copy; tunings; CPU rows",
-     bench::run_mergesort_bench, bench::mergesort_summary, &options::mergesort_log2_sizes},
-    {"segmented_sort",
-     "segmented_sort / _pairs vs cub::DeviceSegmentedSort (mean segment 2 .. 1e6); locality_sort vs mergesort, "
-     "radix sort; stats; targets",
-     bench::run_segmented_sort_bench, bench::segmented_sort_summary, &options::segmented_sort_log2_sizes},
-    {"binary_search",
-     "binary_search, eytzinger_layout / _search, batch_search vs thrust::lower_bound; the seed's table; "
-     "crossover; CPU rows; targets",
-     bench::run_binary_search_bench, bench::binary_search_summary, &options::binary_search_log2_sizes},
-    {"load_balance",
-     "load_balancing_search, interval_expand vs thrust::upper_bound and copy; segmented_reduce vs CUB (means 4 .. "
-     "1e6); CPU rows",
-     bench::run_load_balance_bench, bench::load_balance_summary, &options::load_balance_log2_sizes},
+// The suites, in the order they run: each is defined at the bottom of its file (bench_<name>.cu)
+// and declared in bench_util.cuh. A new algorithm file adds its line here.
+using bench::suite;
+const std::reference_wrapper<const suite> suites[] = {
+    bench::merge_suite,          bench::sorted_search_suite, bench::mergesort_suite,
+    bench::segmented_sort_suite, bench::binary_search_suite, bench::load_balance_suite,
 };
 
 bool wanted(const options& o, const suite& s) {
@@ -298,30 +275,6 @@ void print_header(const options& o, const bench::device_info& d, const std::stri
   std::fflush(stdout);
 }
 
-// The headline: mergepath::merge and merge_pairs at 2^26 int32 keys (or the largest int32 size run).
-std::string merge_summary(const bench_context& b, index_t* size_out) {
-  auto find = [&](const std::string& algorithm, index_t n) -> const result_row* {
-    for (const result_row& r : b.rows)
-      if (r.algorithm == algorithm && r.key_type == "int32" && r.n == n && r.backend == "gpu") return &r;
-    return nullptr;
-  };
-  index_t n = index_t{1} << 26;
-  if (!find("mergepath::merge", n)) {
-    n = 0;
-    for (const result_row& r : b.rows)
-      if (r.algorithm == "mergepath::merge" && r.key_type == "int32") n = std::max(n, r.n);
-  }
-  *size_out = n;
-  if (n == 0) return "";
-  auto part = [&](const char* label, const char* algorithm) {
-    const result_row* r = find(algorithm, n);
-    if (!r) return std::string(label) + ": not measured";
-    return std::string(label) + ": " + bench_context::ratio(r->ratio_cub) + " CUB, " +
-           bench_context::percent(r->pct_copy) + " of copy";
-  };
-  return part("merge keys", "mergepath::merge") + "; " + part("merge pairs", "mergepath::merge_pairs");
-}
-
 // ---- JSON -----------------------------------------------------------------------------------
 
 std::string json_string(const std::string& s) {
@@ -441,7 +394,6 @@ void write_json(const std::string& path, const options& o, const bench::device_i
   };
   list("notes", b ? &b->notes : nullptr);
   list("failures", b ? &b->failures : nullptr);
-  list("targets", b ? &b->targets : nullptr);
   // "summary" is the merge suite's, as in files written before there were other suites.
   suite_summary merge;
   for (const suite_summary& s : summaries)

@@ -10,24 +10,11 @@
 
 #include "bench_merge.cuh"
 
-#if defined(_OPENMP)
-#include <omp.h>
-#endif
-
 #include <algorithm>
 #include <vector>
 
 namespace bench {
 namespace {
-
-template <class K>
-std::vector<K> to_host(const K* d, index_t count, cudaStream_t stream) {
-  std::vector<K> h(static_cast<std::size_t>(count));
-  if (count > 0)
-    MERGEPATH_CUDA_CHECK(cudaMemcpyAsync(h.data(), d, h.size() * sizeof(K), cudaMemcpyDeviceToHost, stream));
-  MERGEPATH_CUDA_CHECK(cudaStreamSynchronize(stream));
-  return h;
-}
 
 // Random sorted A and B in set 0 (sorted on the device), origin-id values, copies in the other
 // sets, and the reference merge (CUB), itself checked: sorted, and the same multiset as A + B.
@@ -91,13 +78,7 @@ void run_cpu_rows(bench_context& b, const std::vector<K>& in, index_t n) {
   r.ratio_std = 1.0;
   b.add_row(r);
 
-  int max_threads = 1;
-#if defined(_OPENMP)
-  max_threads = std::max(1, omp_get_max_threads());
-#endif
-  std::vector<int> thread_counts{1, 2, max_threads};
-  std::sort(thread_counts.begin(), thread_counts.end());
-  thread_counts.erase(std::unique(thread_counts.begin(), thread_counts.end()), thread_counts.end());
+  std::vector<int> thread_counts = cpu_thread_counts({1, 2});
   for (int t : thread_counts) {
     mergepath::host_context ctx(t);
     const K* pa = in.data();
@@ -134,17 +115,8 @@ void run_size(bench_context& b, int log2) {
            (std::size_t{768} << 20);
   };
   int wanted = b.rotation_sets(2 * keys_bytes);  // a keys run touches its inputs and outputs
-  int sets = wanted;
-  std::size_t free = b.free_bytes();
-  while (sets > 1 && needed(sets) > free) --sets;
-  if (needed(sets) > free) {
-    b.note("skipping merge at " + where + ": needs " + std::to_string(needed(1) >> 20) + " MiB, " +
-           std::to_string(free >> 20) + " MiB free");
-    return;
-  }
-  if (sets < wanted)
-    b.note("merge at " + where + ": only " + std::to_string(sets) + " of " + std::to_string(wanted) +
-           " input sets fit in memory; small sizes may partly time the L2");
+  int sets = b.fit_sets(wanted, needed, "merge at " + where);
+  if (sets == 0) return;
 
   merge_case<K> c(b, n, sets);
   prepare(c, 0x6d65726765ull ^ (static_cast<std::uint64_t>(log2) << 8) ^ sizeof(K));
@@ -228,5 +200,35 @@ void run_merge_bench(bench_context& b) {
     if (b.wants_key_type("int64")) b.guarded("merge (int64" + size, [&] { run_size<std::int64_t>(b, log2); });
   }
 }
+
+// The headline: mergepath::merge and merge_pairs at 2^26 int32 keys (or the largest int32 size run).
+std::string merge_summary(const bench_context& b, index_t* size_out) {
+  auto find = [&](const std::string& algorithm, index_t n) -> const result_row* {
+    for (const result_row& r : b.rows)
+      if (r.algorithm == algorithm && r.key_type == "int32" && r.n == n && r.backend == "gpu") return &r;
+    return nullptr;
+  };
+  index_t n = index_t{1} << 26;
+  if (!find("mergepath::merge", n)) {
+    n = 0;
+    for (const result_row& r : b.rows)
+      if (r.algorithm == "mergepath::merge" && r.key_type == "int32") n = std::max(n, r.n);
+  }
+  *size_out = n;
+  if (n == 0) return "";
+  auto part = [&](const char* label, const char* algorithm) {
+    const result_row* r = find(algorithm, n);
+    if (!r) return std::string(label) + ": not measured";
+    return std::string(label) + ": " + bench_context::ratio(r->ratio_cub) + " CUB, " +
+           bench_context::percent(r->pct_copy) + " of copy";
+  };
+  return part("merge keys", "mergepath::merge") + "; " + part("merge pairs", "mergepath::merge_pairs");
+}
+
+// The suite as bench_main.cu lists it.
+const suite merge_suite = {
+    "merge",
+    "merge / merge_pairs vs CUB, Thrust and copy; textbook ladder; tunings; CPU rows",
+    run_merge_bench, merge_summary, &options::log2_sizes};
 
 }  // namespace bench

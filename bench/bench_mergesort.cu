@@ -10,10 +10,6 @@
 
 #include "bench_mergesort.cuh"
 
-#if defined(_OPENMP)
-#include <omp.h>
-#endif
-
 #include <algorithm>
 #include <initializer_list>
 #include <vector>
@@ -27,15 +23,6 @@ constexpr index_t host_oracle_max = index_t{1} << 22;
 constexpr index_t cpu_headline_n = index_t{1} << 24;
 // Small inputs need many sets to cover 4x L2 (2^16 int32 keys: 256 KiB each).
 constexpr int max_sets = 1024;
-
-template <class K>
-std::vector<K> to_host(const K* d, index_t count, cudaStream_t stream) {
-  std::vector<K> h(static_cast<std::size_t>(count));
-  if (count > 0)
-    MERGEPATH_CUDA_CHECK(cudaMemcpyAsync(h.data(), d, h.size() * sizeof(K), cudaMemcpyDeviceToHost, stream));
-  MERGEPATH_CUDA_CHECK(cudaStreamSynchronize(stream));
-  return h;
-}
 
 std::string describe(sort_input input, const char* type) {
   if (input == sort_input::random) return std::string("keys uniform over ") + type;
@@ -98,13 +85,7 @@ void run_cpu_rows(bench_context& b, const std::vector<K>& input, sort_input dist
   r.ratio_std = 1.0;
   b.add_row(r);
 
-  int max_threads = 1;
-#if defined(_OPENMP)
-  max_threads = std::max(1, omp_get_max_threads());
-#endif
-  std::vector<int> thread_counts{2, max_threads};
-  std::sort(thread_counts.begin(), thread_counts.end());
-  thread_counts.erase(std::unique(thread_counts.begin(), thread_counts.end()), thread_counts.end());
+  std::vector<int> thread_counts = cpu_thread_counts({2});
   for (int t : thread_counts) {
     mergepath::host_context ctx(t);
     auto restore = [&] { std::copy(input.begin(), input.end(), got.begin()); };
@@ -168,19 +149,8 @@ void run_case(bench_context& b, int log2, sort_input input) {
   // Sets that cover 4x L2 with the keys a keys row restores, and at least two, so a run's
   // restored input is never the last thing written before it.
   int wanted = std::max(2, b.rotation_sets(keys_bytes, max_sets));
-  int sets = wanted;
-  std::size_t free = b.free_bytes();
-  while (sets > 1 && needed(sets) > free) --sets;
-  if (needed(sets) > free) {
-    b.note("skipping mergesort at " + where + ": needs " + std::to_string(needed(1) >> 20) + " MiB, " +
-           std::to_string(free >> 20) + " MiB free");
-    return;
-  }
-  if (sets < wanted)
-    b.note("mergesort at " + where + ": only " + std::to_string(sets) + " of " + std::to_string(wanted) +
-           " input sets fit in memory; " +
-           (sets == 1 ? "each run follows its own restore, whose tail may still be in L2"
-                      : "small sizes may partly time the L2"));
+  int sets = b.fit_sets(wanted, needed, "mergesort at " + where, true);
+  if (sets == 0) return;
 
   sort_case<K> c(b, input, n, sets);
   prepare(c, 0x736f7274ull ^ (static_cast<std::uint64_t>(log2) << 8) ^ sizeof(K) ^
@@ -291,5 +261,11 @@ std::string mergesort_summary(const bench_context& b, index_t* size_out) {
         "; CPU 2 threads (n = " + log2_label(cpu_n) + "): " + bench_context::ratio(r->ratio_std) + " std::stable_sort";
   return text;
 }
+
+// The suite as bench_main.cu lists it.
+const suite mergesort_suite = {
+    "mergesort",
+    "mergesort / mergesort_pairs vs CUB merge sort, radix sort and copy; tunings; CPU rows",
+    run_mergesort_bench, mergesort_summary, &options::mergesort_log2_sizes};
 
 }  // namespace bench

@@ -5,7 +5,7 @@
 // mergepath::mergesort, cub::DeviceMergeSort and cub::DeviceRadixSort. The sorts are in place
 // (mergepath's, CUB's merge sort): every timed run sorts a work set restored from the unsorted
 // input outside the timed region. Then the stats table of one segmented sort (mean 300, untimed:
-// a sort with stats waits for the GPU) and the issue's targets, each met or missed.
+// a sort with stats waits for the GPU). Figures and ratios only: the goals are in bench/NOTES.md.
 #include <algorithm>
 #include <climits>
 #include <cub/device/device_merge_sort.cuh>
@@ -15,10 +15,189 @@
 #include <sstream>
 #include <vector>
 
+#include <mergepath/segmented_sort.hpp>
+
 #include "bench_mergesort.cuh"
-#include "bench_segmented_sort.cuh"
 
 namespace bench {
+
+// Inputs and outputs of every row at one size n and one segmentation. The pristine input is one
+// allocation [keys | values] (values: origin ids 1 .. n), and so is each of `sets` work sets: a
+// row restores a work set from the pristine input before each run, untimed
+// (event_timer::measure_with_setup), and mergepath's sorts sort it in place. The out set
+// [keys | values] takes CUB's out-of-place results and the copies; it is shared by the sets.
+//
+// The segments are offsets [0, h_1, ..., h_k, n]: CUB's begin offsets are offsets[0, k], its end
+// offsets offsets[1, k + 1]; mergepath's heads are offsets[1, k] (the head at 0 omitted), so both
+// libraries read the same array.
+template <class K>
+class segsort_case {
+ public:
+  using value_type = std::int32_t;
+
+  // What a row is, for its figures and its check.
+  enum class row_kind {
+    baseline,   // copy: not checked, is the %copy reference
+    reference,  // CUB's segmented sort: checked, is the "vs CUB" reference
+    ours,       // mergepath: checked, gets "vs CUB"
+  };
+  // Where a row's result lands: in place in the work set, or in the out set.
+  enum class lands { in_place, out_of_place };
+
+  // offsets: [0, heads..., n] as above.
+  segsort_case(bench_context& b, index_t n, index_t mean, const std::vector<std::int32_t>& offsets, int sets)
+      : b(b), n(n), mean(mean), num_segments(static_cast<index_t>(offsets.size()) - 1), sets(sets) {
+    pristine_ = device_buffer<unsigned char>(set_bytes(), "segmented sort input");
+    for (int s = 0; s < sets; ++s) work_.emplace_back(set_bytes(), "segmented sort work set");
+    out_ = device_buffer<unsigned char>(set_bytes(), "segmented sort outputs");
+    ref_keys_ = device_buffer<K>(static_cast<std::size_t>(n), "segmented sort reference keys");
+    ref_values_ = device_buffer<value_type>(static_cast<std::size_t>(n), "segmented sort reference values");
+    offsets_ = device_buffer<std::int32_t>(offsets.size(), "segment offsets");
+    MERGEPATH_CUDA_CHECK(
+        cudaMemcpyAsync(offsets_.data(), offsets.data(), offsets_.bytes(), cudaMemcpyHostToDevice, b.stream()));
+    // The heads as a bitfield, for the checks (is_head): every offset but 0 and n.
+    std::vector<std::uint32_t> flags(static_cast<std::size_t>(mergepath::head_flag_words(n)), 0u);
+    for (std::size_t i = 1; i + 1 < offsets.size(); ++i)
+      flags[static_cast<std::size_t>(offsets[i]) / 32] |= 1u << (offsets[i] % 32);
+    head_flags_ = device_buffer<std::uint32_t>(flags.size(), "segment head flags");
+    MERGEPATH_CUDA_CHECK(
+        cudaMemcpyAsync(head_flags_.data(), flags.data(), head_flags_.bytes(), cudaMemcpyHostToDevice, b.stream()));
+    MERGEPATH_CUDA_CHECK(cudaStreamSynchronize(b.stream()));  // before the host vectors go
+  }
+
+  bench_context& b;
+  const index_t n;
+  const index_t mean;          // of the segment lengths, drawn uniformly from 1 .. 2 * mean - 1
+  const index_t num_segments;  // CUB's count; mergepath gets num_segments - 1 heads
+  const int sets;
+  double copy_keys_ms = not_measured;
+  double copy_pairs_ms = not_measured;
+  double cub_keys_ms = not_measured;
+  double cub_pairs_ms = not_measured;
+
+  std::size_t keys_bytes() const { return static_cast<std::size_t>(n) * sizeof(K); }
+  std::size_t values_bytes() const { return static_cast<std::size_t>(n) * sizeof(value_type); }
+  std::size_t set_bytes() const { return keys_bytes() + values_bytes(); }
+
+  unsigned char* work_base(int s) const { return work_[static_cast<std::size_t>(s)].data(); }
+  K* keys(int s) const { return reinterpret_cast<K*>(work_base(s)); }
+  value_type* values(int s) const { return reinterpret_cast<value_type*>(work_base(s) + keys_bytes()); }
+  unsigned char* out_base() const { return out_.data(); }
+  K* out_keys() const { return reinterpret_cast<K*>(out_base()); }
+  value_type* out_values() const { return reinterpret_cast<value_type*>(out_base() + keys_bytes()); }
+  unsigned char* pristine_base() const { return pristine_.data(); }
+  K* input_keys() const { return reinterpret_cast<K*>(pristine_base()); }
+  value_type* input_values() const { return reinterpret_cast<value_type*>(pristine_base() + keys_bytes()); }
+  K* ref_keys() const { return ref_keys_.data(); }
+  value_type* ref_values() const { return ref_values_.data(); }
+
+  const std::int32_t* offsets() const { return offsets_.data(); }  // CUB: begin offsets; + 1: end offsets
+  const std::int32_t* heads() const { return offsets_.data() + 1; }
+  index_t num_heads() const { return num_segments - 1; }
+  const std::uint32_t* head_flags() const { return head_flags_.data(); }
+
+  // "segments mean 300": the row's `input` (JSON) and the summary's key.
+  std::string input_name() const { return "segments mean " + std::to_string(mean); }
+  std::string where() const {
+    return std::string(key_type_name<K>()) + ", n = " + log2_label(n) + ", segments of mean " + std::to_string(mean);
+  }
+
+  // Work set s back to the unsorted input: its keys, and its values for a pairs row.
+  void restore(int s, bool pairs) const {
+    MERGEPATH_CUDA_CHECK(cudaMemcpyAsync(work_base(s), pristine_base(), pairs ? set_bytes() : keys_bytes(),
+                                         cudaMemcpyDeviceToDevice, b.stream()));
+  }
+
+  // Checks run(0) once on a freshly restored set, times run(set) over the rotating sets, each
+  // restored before its run outside the timed region, and prints the row. Returns the median ms
+  // (NaN when the row failed).
+  template <class Run>
+  double keys_row(const std::string& algorithm, row_kind kind, lands where, Run&& run,
+                  std::optional<mergepath::mergesort_tuning> tuning = std::nullopt) {
+    return row(algorithm, false, kind, where, run, tuning);
+  }
+  template <class Run>
+  double pairs_row(const std::string& algorithm, row_kind kind, lands where, Run&& run,
+                   std::optional<mergepath::mergesort_tuning> tuning = std::nullopt) {
+    return row(algorithm, true, kind, where, run, tuning);
+  }
+
+  // Compares a result with the reference (CUB's): the keys, and for pairs the values too (CUB's
+  // StableSortPairs, checked stable, leaves one right answer). Waits for the stream. Returns "ok",
+  // or "MISMATCH" after a loud failure naming `label`.
+  std::string verify(const std::string& label, bool pairs, const K* got_keys, const value_type* got_values) {
+    cudaStream_t stream = b.stream();
+    check_result k = check_keys<K>(got_keys, ref_keys(), n, stream);
+    check_result v;
+    if (pairs) v = check_keys<value_type>(got_values, ref_values(), n, stream);
+    if (k.bad || v.bad) {
+      std::string what = "MISMATCH: " + label + ": ";
+      if (k.bad)
+        what += std::to_string(k.bad) + " of " + std::to_string(n) + " keys differ from CUB's (first at " +
+                std::to_string(k.first_bad) + ")";
+      if (v.bad)
+        what += std::string(k.bad ? "; " : "") + std::to_string(v.bad) + " of " + std::to_string(n) +
+                " values differ from CUB's stable sort (first at " + std::to_string(v.first_bad) + ")";
+      b.fail(what);
+      return "MISMATCH";
+    }
+    return "ok";
+  }
+
+ private:
+  template <class Run>
+  double row(const std::string& algorithm, bool pairs, row_kind kind, lands where, Run& run,
+             std::optional<mergepath::mergesort_tuning> tuning) {
+    result_row r;
+    r.algorithm = algorithm;
+    r.key_type = key_type_name<K>();
+    r.value_type = pairs ? "int32" : "";
+    r.input = input_name();
+    r.n = n;
+    r.sort_tuning = tuning;
+    r.input_sets = sets;
+    double ms = not_measured;
+    b.guarded(algorithm + " (" + where_pairs(pairs) + ")", [&] {
+      if (kind != row_kind::baseline) r.check = check_once(algorithm, pairs, where, run);
+      timing t = b.timer.measure_with_setup(
+          b.opts.warmup, b.reps_for(n), sets, [&](int s) { restore(s, pairs); }, run);
+      // Read + write once: the bytes of one copy (a sort moves them once per pass).
+      double bytes = 2.0 * static_cast<double>(pairs ? set_bytes() : keys_bytes());
+      fill_rates(r, t, static_cast<double>(n), bytes);
+      double copy_ms = kind == row_kind::baseline ? t.median_ms : (pairs ? copy_pairs_ms : copy_keys_ms);
+      r.pct_copy = 100.0 * copy_ms / t.median_ms;
+      if (kind == row_kind::ours) r.ratio_cub = (pairs ? cub_pairs_ms : cub_keys_ms) / t.median_ms;
+      b.add_row(r);
+      ms = t.median_ms;
+    });
+    return ms;
+  }
+
+  std::string where_pairs(bool pairs) const { return where() + (pairs ? ", int32 values" : ""); }
+
+  template <class Run>
+  std::string check_once(const std::string& algorithm, bool pairs, lands where, Run& run) {
+    cudaStream_t stream = b.stream();
+    restore(0, pairs);
+    // Poison the out set so an out-of-place run that writes nothing cannot pass on an earlier
+    // row's result (an in-place run that does nothing leaves the unsorted input, which fails).
+    if (where == lands::out_of_place) MERGEPATH_CUDA_CHECK(cudaMemsetAsync(out_base(), 0xA5, set_bytes(), stream));
+    run(0);
+    MERGEPATH_CUDA_CHECK(cudaStreamSynchronize(stream));
+    const K* got_keys = where == lands::in_place ? keys(0) : out_keys();
+    const value_type* got_values = where == lands::in_place ? values(0) : out_values();
+    return verify(algorithm + " (" + where_pairs(pairs) + ")", pairs, got_keys, got_values);
+  }
+
+  device_buffer<unsigned char> pristine_;
+  std::vector<device_buffer<unsigned char>> work_;
+  device_buffer<unsigned char> out_;
+  device_buffer<K> ref_keys_;
+  device_buffer<value_type> ref_values_;
+  device_buffer<std::int32_t> offsets_;
+  device_buffer<std::uint32_t> head_flags_;
+};
+
 namespace {
 
 using key_type = std::int32_t;  // the suite runs int32 keys (and int32 values, heads, offsets)
@@ -34,21 +213,6 @@ constexpr index_t host_oracle_max = index_t{1} << 22;
 // Small inputs need many sets to cover 4x L2.
 constexpr int max_sets = 1024;
 
-// The issue's targets: at every mean, keys and pairs, at least max(CUB, moderngpu) of these H200
-// figures (Gkeys/s), and at least 1.0x CUB measured in the same run; locality_sort at least 2x
-// mergepath::mergesort and 0.8x CUB's radix sort.
-struct reference_figures {
-  index_t mean;
-  double cub_keys, cub_pairs, moderngpu_keys, moderngpu_pairs;
-};
-constexpr reference_figures h200_references[] = {
-    {2, 54.8, 32.3, 40.8, 31.6},     {20, 67.0, 41.3, 35.6, 25.9},    {300, 4.75, 3.88, 30.3, 24.7},
-    {10000, 26.4, 19.3, 28.7, 19.2}, {1000000, 7.5, 5.4, 19.3, 11.9},
-};
-constexpr double target_vs_cub = 1.0;
-constexpr double target_locality_vs_mergesort = 2.0;
-constexpr double target_locality_vs_radix = 0.8;
-
 // The tile shapes of a segmented or locality sort, as the rows record them (JSON "sort_tuning":
 // the blocksort's and the merge passes'; the queue grid is left out).
 template <class Policy>
@@ -58,19 +222,6 @@ mergepath::mergesort_tuning sort_tuning_of() {
 }
 using keys_policy = mergepath::default_segmented_sort_policy<key_type>;
 using pairs_policy = mergepath::default_segmented_sort_policy<key_type, value_type>;
-
-std::string mean_label(index_t mean) {
-  if (mean == 10000) return "1e4";
-  if (mean == 1000000) return "1e6";
-  return std::to_string(mean);
-}
-
-std::uint64_t splitmix64(std::uint64_t x) {
-  x += 0x9e3779b97f4a7c15ull;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-  return x ^ (x >> 31);
-}
 
 // Offsets [0, h_1, ..., h_k, n] of segments whose lengths are uniform in 1 .. 2 * mean - 1 (the
 // last one cut at n), from a fixed seed: the same segments on every run and machine.
@@ -86,15 +237,6 @@ std::vector<std::int32_t> segment_offsets(index_t n, index_t mean, std::uint64_t
   }
   offsets.push_back(static_cast<std::int32_t>(n));
   return offsets;
-}
-
-template <class T>
-std::vector<T> to_host(const T* d, index_t count, cudaStream_t stream) {
-  std::vector<T> h(static_cast<std::size_t>(count));
-  if (count > 0)
-    MERGEPATH_CUDA_CHECK(cudaMemcpyAsync(h.data(), d, h.size() * sizeof(T), cudaMemcpyDeviceToHost, stream));
-  MERGEPATH_CUDA_CHECK(cudaStreamSynchronize(stream));
-  return h;
 }
 
 // Positions i > 0 that are not a segment head and whose key orders before the one at i - 1.
@@ -202,19 +344,8 @@ void run_segmented_case(bench_context& b, int log2, index_t mean, std::string* s
            static_cast<std::size_t>(n) / 8 + (std::size_t{768} << 20);
   };
   int wanted = std::max(2, b.rotation_sets(keys_bytes, max_sets));
-  int sets = wanted;
-  std::size_t free = b.free_bytes();
-  while (sets > 1 && needed(sets) > free) --sets;
-  if (needed(sets) > free) {
-    b.note("skipping segmented sort at " + where + ": needs " + std::to_string(needed(1) >> 20) + " MiB, " +
-           std::to_string(free >> 20) + " MiB free");
-    return;
-  }
-  if (sets < wanted)
-    b.note("segmented sort at " + where + ": only " + std::to_string(sets) + " of " + std::to_string(wanted) +
-           " input sets fit in memory; " +
-           (sets == 1 ? "each run follows its own restore, whose tail may still be in L2"
-                      : "small sizes may partly time the L2"));
+  int sets = b.fit_sets(wanted, needed, "segmented sort at " + where, true);
+  if (sets == 0) return;
 
   segsort_case<key_type> c(b, n, mean, offsets, sets);
   device_buffer<unsigned char> cub_temp(temp.max(), "CUB temp storage");
@@ -301,17 +432,8 @@ void run_locality_case(bench_context& b, int log2) {
            static_cast<std::size_t>(n) / 8 + (std::size_t{768} << 20);
   };
   int wanted = std::max(2, b.rotation_sets(keys_bytes, max_sets));
-  int sets = wanted;
-  std::size_t free = b.free_bytes();
-  while (sets > 1 && needed(sets) > free) --sets;
-  if (needed(sets) > free) {
-    b.note("skipping locality sort at " + where + ": needs " + std::to_string(needed(1) >> 20) + " MiB, " +
-           std::to_string(free >> 20) + " MiB free");
-    return;
-  }
-  if (sets < wanted)
-    b.note("locality sort at " + where + ": only " + std::to_string(sets) + " of " + std::to_string(wanted) +
-           " input sets fit in memory");
+  int sets = b.fit_sets(wanted, needed, "locality sort at " + where, true);
+  if (sets == 0) return;
 
   sort_case<key_type> c(b, sort_input::near_sorted, n, sets);
   // The input and the reference (CUB's radix sort), itself checked: sorted, the same multiset as
@@ -361,28 +483,16 @@ void run_locality_case(bench_context& b, int log2) {
   });
 }
 
-// ---- targets ----------------------------------------------------------------------------------
+// ---- the headline ---------------------------------------------------------------------------
 
 // The latest row of that name: the mergesort suite, which runs before this one, has rows of the
-// same names on near-sorted keys too; the targets speak of this suite's.
+// same names on near-sorted keys too; the headline speaks of this suite's.
 const result_row* find_row(const bench_context& b, const std::string& algorithm, const std::string& input, index_t n) {
   for (auto r = b.rows.rbegin(); r != b.rows.rend(); ++r)
     if (r->algorithm == algorithm && r->key_type == "int32" && r->input == input && r->n == n && r->backend == "gpu")
       return &*r;
   return nullptr;
 }
-
-struct target_line {
-  std::string text;
-  int met = 0, criteria = 0;
-};
-
-std::string fixed(double v, int digits) {
-  char s[32];
-  std::snprintf(s, sizeof s, "%.*f", digits, v);
-  return s;
-}
-const char* verdict(bool met) { return met ? "met" : "missed"; }
 
 // locality_sort against mergepath::mergesort and CUB's radix sort on the same near-sorted keys:
 // their time / its time.
@@ -406,52 +516,6 @@ locality_figures locality_ratios(const bench_context& b, index_t n) {
   f.vs_mergesort = mergesort->ms_median / locality->ms_median;
   f.vs_radix = radix->ms_median / locality->ms_median;
   return f;
-}
-
-// The issue's targets at size n, one line per mean and keys / pairs, and one for locality_sort.
-std::vector<target_line> evaluate_targets(const bench_context& b, index_t n) {
-  std::vector<target_line> lines;
-  for (const reference_figures& ref : h200_references) {
-    for (bool pairs : {false, true}) {
-      std::string input = "segments mean " + std::to_string(ref.mean);
-      const result_row* ours =
-          find_row(b, pairs ? "mergepath::segmented_sort_pairs" : "mergepath::segmented_sort", input, n);
-      target_line t;
-      t.text = std::string("segmented_sort") + (pairs ? "_pairs" : "") + ", mean " + mean_label(ref.mean) + ": ";
-      t.criteria = 2;
-      if (!ours || std::isnan(ours->gkeys_per_s)) {
-        t.text += "not measured";
-        lines.push_back(t);
-        continue;
-      }
-      double cub = pairs ? ref.cub_pairs : ref.cub_keys, mgpu = pairs ? ref.moderngpu_pairs : ref.moderngpu_keys;
-      double want = std::max(cub, mgpu);
-      bool fast = ours->gkeys_per_s >= want, vs_cub = ours->ratio_cub >= target_vs_cub;
-      t.met = int(fast) + int(vs_cub);
-      t.text += fixed(ours->gkeys_per_s, 2) + " Gkeys/s, target max(CUB " + fixed(cub, 2) + ", moderngpu " +
-                fixed(mgpu, 2) + ") = " + fixed(want, 2) + " (H200): " + verdict(fast) + " (" +
-                fixed(ours->gkeys_per_s / want, 2) + "x); " + bench_context::ratio(ours->ratio_cub) +
-                " CUB in this run, target " + fixed(target_vs_cub, 2) + "x: " + verdict(vs_cub);
-      lines.push_back(t);
-    }
-  }
-  locality_figures f = locality_ratios(b, n);
-  target_line t;
-  t.text = "locality_sort (keys[i] = i + random 0.." + std::to_string(near_sorted_spread - 1) + "): ";
-  t.criteria = 2;
-  if (!f.measured) {
-    t.text += "not measured";
-  } else {
-    bool a = f.vs_mergesort >= target_locality_vs_mergesort, c = f.vs_radix >= target_locality_vs_radix;
-    t.met = int(a) + int(c);
-    t.text += fixed(f.gkeys_per_s, 2) + " Gkeys/s; " + bench_context::ratio(f.vs_mergesort) +
-              " mergepath::mergesort (" + fixed(f.mergesort_gkeys_per_s, 2) + " Gkeys/s), target " +
-              fixed(target_locality_vs_mergesort, 2) + "x: " + verdict(a) + "; " + bench_context::ratio(f.vs_radix) +
-              " cub::DeviceRadixSort::SortKeys (" + fixed(f.radix_gkeys_per_s, 2) + " Gkeys/s), target " +
-              fixed(target_locality_vs_radix, 2) + "x: " + verdict(c);
-  }
-  lines.push_back(t);
-  return lines;
 }
 
 }  // namespace
@@ -478,21 +542,12 @@ void run_segmented_sort_bench(bench_context& b) {
       std::printf("\n--- mergepath::segmented_sort stats, int32, n = %s, one untimed sort\n", log2_label(n).c_str());
       std::fputs(stats_table.c_str(), stdout);
     }
-    std::printf("\n--- targets, int32, n = %s (the issue's: Gkeys/s against H200 figures, ratios in this run)\n",
-                log2_label(n).c_str());
-    if (b.info.name.find("H200") == std::string::npos)
-      std::printf("(this GPU is not an H200: the Gkeys/s targets are H200 figures)\n");
-    for (const target_line& t : evaluate_targets(b, n)) {
-      std::string line = "target (n = " + log2_label(n) + "): " + t.text;
-      std::printf("%s\n", line.c_str());
-      b.targets.push_back(line);
-    }
     std::fflush(stdout);
   }
 }
 
 // The headline at 2^26 (or the largest size run): mergepath's segmented sorts against CUB's at
-// every mean, locality_sort against mergesort and radix sort, and how many targets were met.
+// every mean, locality_sort against mergesort and radix sort.
 std::string segmented_sort_summary(const bench_context& b, index_t* size_out) {
   index_t n = 0;
   bool preferred = false;
@@ -506,25 +561,24 @@ std::string segmented_sort_summary(const bench_context& b, index_t* size_out) {
   if (n == 0) return "";
   auto ratios = [&](const std::string& algorithm) {
     std::string text;
-    for (const reference_figures& ref : h200_references) {
-      const result_row* r = find_row(b, algorithm, "segments mean " + std::to_string(ref.mean), n);
+    for (index_t mean : segment_means) {
+      const result_row* r = find_row(b, algorithm, "segments mean " + std::to_string(mean), n);
       text += (text.empty() ? "" : "/") + (r ? bench_context::ratio(r->ratio_cub) : std::string("-"));
     }
     return text;
   };
   std::string text = "segmented sort vs CUB at mean 2/20/300/1e4/1e6: keys " + ratios("mergepath::segmented_sort") +
                      ", pairs " + ratios("mergepath::segmented_sort_pairs");
-  int met = 0, criteria = 0;
-  std::vector<target_line> lines = evaluate_targets(b, n);
-  for (const target_line& t : lines) {
-    met += t.met;
-    criteria += t.criteria;
-  }
   locality_figures f = locality_ratios(b, n);
   text += "; locality sort: " + bench_context::ratio(f.vs_mergesort) + " mergesort, " +
-          bench_context::ratio(f.vs_radix) + " radix sort (near-sorted keys); targets met: " + std::to_string(met) +
-          " of " + std::to_string(criteria);
+          bench_context::ratio(f.vs_radix) + " radix sort (near-sorted keys)";
   return text;
 }
+
+// The suite as bench_main.cu lists it.
+const suite segmented_sort_suite = {
+    "segmented_sort",
+    "segmented_sort / _pairs vs cub::DeviceSegmentedSort (mean segment 2 .. 1e6); locality_sort vs mergesort, radix sort; stats",
+    run_segmented_sort_bench, segmented_sort_summary, &options::segmented_sort_log2_sizes};
 
 }  // namespace bench

@@ -13,10 +13,6 @@
 
 #include "bench_util.cuh"
 
-#if defined(_OPENMP)
-#include <omp.h>
-#endif
-
 #include <algorithm>
 #include <tuple>
 #include <type_traits>
@@ -119,15 +115,6 @@ bound_counters check_bounds(const key_type* needles, index_t count, const key_ty
                               stream, needles, count, haystack, haystack_count, out, match_flags, d.data());
   bound_counters h{};
   MERGEPATH_CUDA_CHECK(cudaMemcpyAsync(&h, d.data(), sizeof h, cudaMemcpyDeviceToHost, stream));
-  MERGEPATH_CUDA_CHECK(cudaStreamSynchronize(stream));
-  return h;
-}
-
-template <class T>
-std::vector<T> to_host(const T* d, index_t count, cudaStream_t stream) {
-  std::vector<T> h(static_cast<std::size_t>(count));
-  if (count > 0)
-    MERGEPATH_CUDA_CHECK(cudaMemcpyAsync(h.data(), d, h.size() * sizeof(T), cudaMemcpyDeviceToHost, stream));
   MERGEPATH_CUDA_CHECK(cudaStreamSynchronize(stream));
   return h;
 }
@@ -321,13 +308,7 @@ void run_cpu_rows(bench_context& b, const std::vector<key_type>& a, const std::v
   r.ratio_std = 1.0;
   b.add_row(r);
 
-  int max_threads = 1;
-#if defined(_OPENMP)
-  max_threads = std::max(1, omp_get_max_threads());
-#endif
-  std::vector<int> thread_counts{1, 2, max_threads};
-  std::sort(thread_counts.begin(), thread_counts.end());
-  thread_counts.erase(std::unique(thread_counts.begin(), thread_counts.end()), thread_counts.end());
+  std::vector<int> thread_counts = cpu_thread_counts({1, 2});
   for (int t : thread_counts) {
     mergepath::host_context ctx(t);
     auto run_search = [&] { mergepath::sorted_search(ctx, a.data(), a_count, haystack.data(), b_count, got.data()); };
@@ -387,17 +368,8 @@ void run_shape(bench_context& b, int log2, const shape& sh) {
     return static_cast<std::size_t>(sets) * (in_bytes + out_bytes) + in_bytes + (std::size_t{768} << 20);
   };
   int wanted = b.rotation_sets(2 * out_bytes);  // the complete search touches A, B and both outputs
-  int sets = wanted;
-  std::size_t free = b.free_bytes();
-  while (sets > 1 && needed(sets) > free) --sets;
-  if (needed(sets) > free) {
-    b.note("skipping sorted search at " + where + ": needs " + std::to_string(needed(1) >> 20) + " MiB, " +
-           std::to_string(free >> 20) + " MiB free");
-    return;
-  }
-  if (sets < wanted)
-    b.note("sorted search at " + where + ": only " + std::to_string(sets) + " of " + std::to_string(wanted) +
-           " input sets fit in memory; small sizes may partly time the L2");
+  int sets = b.fit_sets(wanted, needed, "sorted search at " + where);
+  if (sets == 0) return;
 
   search_case c(b, sh, n, sets);
   prepare(c, 0x7365617263680000ull ^ (static_cast<std::uint64_t>(log2) << 8) ^
@@ -497,5 +469,11 @@ std::string sorted_search_summary(const bench_context& b, index_t* size_out) {
     text += "not measured";
   return text;
 }
+
+// The suite as bench_main.cu lists it.
+const suite sorted_search_suite = {
+    "sorted_search",
+    "sorted_search (A into B; complete, both ways) vs thrust::lower_bound and copy; CPU rows",
+    run_sorted_search_bench, sorted_search_summary, &options::log2_sizes};
 
 }  // namespace bench

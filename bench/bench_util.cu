@@ -17,13 +17,6 @@ int grid_for(index_t count) {
   return static_cast<int>(std::clamp<index_t>(blocks, 1, 8192));
 }
 
-__host__ __device__ inline std::uint64_t splitmix64(std::uint64_t x) {
-  x += 0x9e3779b97f4a7c15ull;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-  return x ^ (x >> 31);
-}
-
 template <class K>
 __device__ std::uint64_t key_bits(K k) {
   using U = std::make_unsigned_t<K>;

@@ -26,6 +26,10 @@
 #include <utility>
 #include <vector>
 
+#if defined(_OPENMP)
+#include <omp.h>
+#endif
+
 namespace bench {
 
 using mergepath::index_t;
@@ -41,10 +45,10 @@ struct options {
   std::vector<int> log2_sizes{20, 22, 24, 26, 28};
   // The mergesort suite's sizes (log2 of the key count): its own list, or --sizes (--quick) when given.
   std::vector<int> mergesort_log2_sizes{16, 18, 20, 22, 24, 26, 28};
-  // The segmented sort suite's: 2^26 keys (the size of the issue's targets), or --sizes (--quick).
+  // The segmented sort suite's: 2^26 keys, or --sizes (--quick).
   std::vector<int> segmented_sort_log2_sizes{26};
   // The binary search suite's: 2^26 random needles into 2^26 keys, the seed's table at 2^25 - 1
-  // keys (the issue's targets), or --sizes (--quick).
+  // keys, or --sizes (--quick).
   std::vector<int> binary_search_log2_sizes{26};
   // The load-balancing suite's: 2^26 items (the issue's rows), or --sizes (--quick).
   std::vector<int> load_balance_log2_sizes{26};
@@ -205,6 +209,36 @@ struct stream_allocator {
   void deallocate(char* p, std::size_t) noexcept { (void)cudaFreeAsync(p, stream); }
 };
 
+// A hash of x (splitmix64's finalizer): the benches' reproducible pseudo-random inputs.
+__host__ __device__ inline std::uint64_t splitmix64(std::uint64_t x) {
+  x += 0x9e3779b97f4a7c15ull;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+
+// The thread counts of a suite's CPU rows: `counts` and all OpenMP threads, ascending, each once.
+inline std::vector<int> cpu_thread_counts(std::vector<int> counts) {
+  int max_threads = 1;
+#if defined(_OPENMP)
+  max_threads = std::max(1, omp_get_max_threads());
+#endif
+  counts.push_back(max_threads);
+  std::sort(counts.begin(), counts.end());
+  counts.erase(std::unique(counts.begin(), counts.end()), counts.end());
+  return counts;
+}
+
+// count elements of device memory copied to the host, after the stream's work so far.
+template <class T>
+std::vector<T> to_host(const T* d, index_t count, cudaStream_t stream) {
+  std::vector<T> h(static_cast<std::size_t>(count));
+  if (count > 0)
+    MERGEPATH_CUDA_CHECK(cudaMemcpyAsync(h.data(), d, h.size() * sizeof(T), cudaMemcpyDeviceToHost, stream));
+  MERGEPATH_CUDA_CHECK(cudaStreamSynchronize(stream));
+  return h;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Timing.
 
@@ -288,6 +322,53 @@ class event_timer {
   cudaStream_t stream_;
   std::vector<cudaEvent_t> events_;
 };
+
+// The probes' timing (bench/probe.cu), kept as the measurements in bench/NOTES.md were taken.
+// per_call_us: the median over 7 reps of `calls` back-to-back calls of f on stream s, in
+// microseconds per call. median_ms: the median over `reps` runs of run() on the default stream,
+// each after an untimed setup() (a warm-up run first, not counted), in milliseconds.
+template <class F>
+double per_call_us(cudaStream_t s, int calls, F f) {
+  cudaEvent_t t0, t1;
+  cudaEventCreate(&t0);
+  cudaEventCreate(&t1);
+  std::vector<float> ms;
+  for (int rep = 0; rep < 7; ++rep) {
+    cudaEventRecord(t0, s);
+    for (int c = 0; c < calls; ++c) f();
+    cudaEventRecord(t1, s);
+    cudaEventSynchronize(t1);
+    float m = 0;
+    cudaEventElapsedTime(&m, t0, t1);
+    ms.push_back(m);
+  }
+  cudaEventDestroy(t0);
+  cudaEventDestroy(t1);
+  std::sort(ms.begin(), ms.end());
+  return ms[ms.size() / 2] * 1000.0 / calls;
+}
+
+template <class Setup, class Run>
+float median_ms(int reps, Setup setup, Run run) {
+  cudaEvent_t a, b;
+  cudaEventCreate(&a);
+  cudaEventCreate(&b);
+  std::vector<float> times;
+  for (int r = 0; r <= reps; ++r) {
+    setup();
+    cudaEventRecord(a);
+    run();
+    cudaEventRecord(b);
+    cudaEventSynchronize(b);
+    float ms = 0;
+    cudaEventElapsedTime(&ms, a, b);
+    if (r > 0) times.push_back(ms);
+  }
+  cudaEventDestroy(a);
+  cudaEventDestroy(b);
+  std::sort(times.begin(), times.end());
+  return times[times.size() / 2];
+}
 
 // Host timing with std::chrono: `warmup` untimed runs, then the median of `reps`; setup() runs
 // untimed before each run (an in-place sort restores its input).
@@ -384,7 +465,6 @@ class bench_context {
   std::vector<result_row> rows;
   std::vector<std::string> notes;
   std::vector<std::string> failures;
-  std::vector<std::string> targets;  // performance goals, each "met" or "missed" (not failures)
 
   cudaStream_t stream() const { return ctx.stream(); }
 
@@ -415,6 +495,27 @@ class bench_context {
     std::size_t free = 0, total = 0;
     MERGEPATH_CUDA_CHECK(cudaMemGetInfo(&free, &total));
     return free;
+  }
+  // How many of `wanted` rotating sets fit in free memory, needed(sets) being the bytes a case
+  // takes with that many (sets, references, scratch, slack): at least 1, or 0 when not even one
+  // fits. Notes a skip, or fewer sets than wanted, naming the case `what`. restored: the runs
+  // restore their input before each run (an in-place sort), so with one set a run follows its own
+  // restore.
+  template <class Needed>
+  int fit_sets(int wanted, Needed&& needed, const std::string& what, bool restored = false) {
+    int sets = wanted;
+    std::size_t free = free_bytes();
+    while (sets > 1 && needed(sets) > free) --sets;
+    if (needed(sets) > free) {
+      note("skipping " + what + ": needs " + std::to_string(needed(1) >> 20) + " MiB, " + std::to_string(free >> 20) +
+           " MiB free");
+      return 0;
+    }
+    if (sets < wanted)
+      note(what + ": only " + std::to_string(sets) + " of " + std::to_string(wanted) + " input sets fit in memory; " +
+           (restored && sets == 1 ? "each run follows its own restore, whose tail may still be in L2"
+                                  : "small sizes may partly time the L2"));
+    return sets;
   }
 
   void note(const std::string& text) {
@@ -514,20 +615,23 @@ inline void fill_rates(result_row& r, const timing& t, double out_keys, double b
 }
 
 // ---------------------------------------------------------------------------------------------
-// Suites: one per algorithm file, listed in bench_main.cu.
+// Suites: one per algorithm file, bench_<name>.cu, which defines its `<name>_suite` at the bottom;
+// bench_main.cu lists them in the order they run.
 
-void run_merge_bench(bench_context& b);           // bench_merge.cu
-void run_sorted_search_bench(bench_context& b);   // bench_sorted_search.cu
-void run_mergesort_bench(bench_context& b);       // bench_mergesort.cu
-void run_segmented_sort_bench(bench_context& b);  // bench_segmented_sort.cu
-void run_binary_search_bench(bench_context& b);   // bench_binary_search.cu
-void run_load_balance_bench(bench_context& b);    // bench_load_balance.cu
+using log2_sizes_member = std::vector<int> options::*;  // one of the options' lists of log2 sizes
+struct suite {
+  const char* name;  // for --only
+  const char* what;  // one line for --list and the table's heading
+  void (*run)(bench_context&);
+  std::string (*summary)(const bench_context&, index_t* size_out);  // its headline; "" without its rows
+  log2_sizes_member sizes;  // the log2 sizes it runs
+};
 
-// A suite's headline from its rows ("" when they are missing); *size_out = the n it speaks of.
-std::string sorted_search_summary(const bench_context& b, index_t* size_out);   // bench_sorted_search.cu
-std::string mergesort_summary(const bench_context& b, index_t* size_out);       // bench_mergesort.cu
-std::string segmented_sort_summary(const bench_context& b, index_t* size_out);  // bench_segmented_sort.cu
-std::string binary_search_summary(const bench_context& b, index_t* size_out);   // bench_binary_search.cu
-std::string load_balance_summary(const bench_context& b, index_t* size_out);    // bench_load_balance.cu
+extern const suite merge_suite;           // bench_merge.cu
+extern const suite sorted_search_suite;   // bench_sorted_search.cu
+extern const suite mergesort_suite;       // bench_mergesort.cu
+extern const suite segmented_sort_suite;  // bench_segmented_sort.cu
+extern const suite binary_search_suite;   // bench_binary_search.cu
+extern const suite load_balance_suite;    // bench_load_balance.cu
 
 }  // namespace bench

@@ -2,7 +2,8 @@
 # One device round: GPU tests, compute-sanitizer (memcheck + racecheck) on small sizes, the
 # benchmark and the demo. Binaries come prebuilt in .devbuild/ (scripts/stage_devbuild.sh), so
 # no device time goes to compiling. Usage: scripts/gpu_round.sh [tests] [sanitize | memcheck | racecheck]
-# [bench] [probe] [demo]
+# [bench] [probe | l2fetch | stalls] [demo]. The probe steps profile mergepath-probe cases
+# (bench/probe.cu; `mergepath-probe --list`).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 bin=.devbuild
@@ -51,17 +52,17 @@ for step in $steps; do
       run bench $bin/mergepath-bench --json "$out/bench.json" ${BENCH_ARGS:-} ;;
     probe)  # kernel times and DRAM bytes of one merge and one merge_pairs of 2^26 + 2^26 int32
       run probe ncu --clock-control none --metrics gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum \
-        -k regex:merge $bin/probe_merge $((1 << 26)) 1 ;;
+        -k regex:merge $bin/mergepath-probe --case merge $((1 << 26)) 1 ;;
     l2fetch)  # the partition pass with the L2 fetch granularity at its default and at 32 bytes
       for g in default 32; do
         if [ $g = default ]; then unset PROBE_L2_FETCH_BYTES; else export PROBE_L2_FETCH_BYTES=$g; fi
         run l2fetch-$g ncu --clock-control none --metrics gpu__time_duration.sum,dram__bytes_read.sum \
-          -k regex:merge_partition $bin/probe_merge $((1 << 26)) 1
+          -k regex:merge_partition $bin/mergepath-probe --case merge $((1 << 26)) 1
       done
       unset PROBE_L2_FETCH_BYTES ;;
     stalls)  # where the keys tile kernel's warps wait
       run stalls ncu --clock-control none --section SpeedOfLight --section WarpStateStats --section Occupancy \
-        --section MemoryWorkloadAnalysis -k regex:merge_tile -c 1 $bin/probe_merge $((1 << 26)) 1 ;;
+        --section MemoryWorkloadAnalysis -k regex:merge_tile -c 1 $bin/mergepath-probe --case merge $((1 << 26)) 1 ;;
     demo)
       run demo $bin/mergepath-demo ;;
   esac

@@ -6,10 +6,8 @@ cd "$(dirname "$0")/.."
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build -j"$(nproc)"
 mkdir -p .devbuild
-nvcc -std=c++17 -O3 -arch=sm_90 -Xcompiler=-fopenmp -Iinclude scripts/probe_merge.cu -o .devbuild/probe_merge
-nvcc -std=c++17 -O3 -arch=sm_90 -Xcompiler=-fopenmp -Iinclude scripts/probe_mergesort.cu -o .devbuild/probe_mergesort
 for f in tests/mergepath-host-tests tests/mergepath-gpu-tests tests/mergepath-gpu-large-tests \
-         tests/mergepath-example-gpu bench/mergepath-bench demo/mergepath-demo; do
+         tests/mergepath-example-gpu bench/mergepath-bench bench/mergepath-probe demo/mergepath-demo; do
   cp "build/$f" .devbuild/
 done
 strip .devbuild/* 2>/dev/null || true

@@ -69,7 +69,7 @@ inline std::ostream& operator<<(std::ostream& os, const mergesort_tuning& t) {
             << "}}";
 }
 
-// Defaults, measured on an H200 (sm_90) at 2^26 random keys (scripts/probe_mergesort.cu,
+// Defaults, measured on an H200 (sm_90) at 2^26 random keys (mergepath-probe --case mergesort,
 // bench/NOTES.md): the merge passes take merge's tiled shapes. The blocksort is bound by shared
 // memory (the serial merges' bank conflicts), ~70 us per merge round at 2^26 int32 keys, and a
 // global pass costs ~150 us, so a larger tile pays while registers and occupancy allow: for int32
@@ -83,7 +83,7 @@ constexpr mergesort_tuning mergesort_tuning_for(int arch, std::size_t key_bytes,
   // The passes were measured with 256 x 23 int32 tiles, merge's shape before its partition pass
   // took samples and its tiles grew to 384 x 27.
   if (value_bytes == 0 && key_bytes <= 4) merge.block_threads = 256, merge.items_per_thread = 23;
-  // Four-way passes (H200, 2^26 random keys, scripts/probe_mergesort.cu at 14d0cd0): whole
+  // Four-way passes (H200, 2^26 random keys, mergepath-probe --case mergesort at 14d0cd0): whole
   // sorts against two-way passes only: int32 keys 1.83 ms (128 x 23 at 1536 threads; at 1024
   // 1.86, 256 x 23 1.87) against 2.50, int32 pairs 3.53 (128 x 15; 128 x 23 3.52, 256 x 15 3.69,
   // 128 x 19 3.61) against 4.84, int64 keys 3.31 (128 x 23 at 1024 threads; at 1536 they spill,
