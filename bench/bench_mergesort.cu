@@ -6,6 +6,7 @@
 #include <climits>
 #include <cub/device/device_merge_sort.cuh>
 #include <cub/device/device_radix_sort.cuh>
+#include <mergepath/sort.hpp>
 #include <cuda/std/functional>
 
 #include "bench_mergesort.cuh"
@@ -182,6 +183,8 @@ void run_case(bench_context& b, int log2, sort_input input) {
     MERGEPATH_CUDA_CHECK(
         cub::DeviceRadixSort::SortKeys(cub_temp.data(), bytes, c.keys(s), c.out_keys(), count, 0, bits, stream));
   });
+  c.keys_row("mergepath::sort (radix or merge)", kind::ours, lands::in_place,
+             [&](int s) { mergepath::sort(ctx, c.keys(s), n); });
 
   // Pairs: int32 values (origin ids).
   c.copy_pairs_ms = c.pairs_row("copy (keys+values)", kind::baseline, lands::out_of_place, [&](int s) {
@@ -201,6 +204,8 @@ void run_case(bench_context& b, int log2, sort_input input) {
     MERGEPATH_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(cub_temp.data(), bytes, c.keys(s), c.out_keys(), c.values(s),
                                                          c.out_values(), count, 0, bits, stream));
   });
+  c.pairs_row("mergepath::sort_pairs (radix or merge)", kind::ours, lands::in_place,
+              [&](int s) { mergepath::sort_pairs(ctx, c.keys(s), c.values(s), n); });
 
   if (b.wants_cpu_rows(type, n, cpu_headline_n)) run_cpu_rows<K>(b, to_host(c.input_keys(), n, stream), input);
 }

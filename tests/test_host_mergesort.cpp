@@ -124,5 +124,28 @@ TEST(HostMergesortArguments, NullPointersWithZeroCountAreFine) {
   EXPECT_NO_THROW(mergepath::mergesort_pairs(ctx, null, null, 0));
 }
 
+// sort / sort_pairs on the CPU: the merge sort under another name; stable, arguments checked.
+TEST(HostSort, StableLikeStdStableSort) {
+  mergepath::host_context ctx(2);
+  for (index_t n : {index_t{0}, index_t{1}, index_t{1009}, index_t{100003}}) {
+    sort_case c{n, distribution::few_distinct, case_seed({n, 41})};
+    SCOPED_TRACE(c.name());
+    std::vector<float> keys = make_sort_keys<float>(c);
+    std::vector<float> sorted = keys;
+    mergepath::sort(ctx, sorted.data(), n, mergepath::greater<>{});
+    EXPECT_TRUE(ranges_equal(std_stable_sort(keys, mergepath::greater<>{}), sorted));
+    std::vector<float> pair_keys = keys;
+    std::vector<int> vals = origins<int>(n, 0);
+    mergepath::sort_pairs(ctx, pair_keys.data(), vals.data(), n);
+    auto expected = std_stable_sort_pairs<float, int>(keys, mergepath::less<>{});
+    EXPECT_TRUE(ranges_equal(expected.first, pair_keys));
+    EXPECT_TRUE(ranges_equal(expected.second, vals));
+  }
+  std::vector<int> k{2, 1};
+  int* null = nullptr;
+  expect_invalid_argument([&] { mergepath::sort(ctx, k.data(), -1); }, "keys count is negative");
+  expect_invalid_argument([&] { mergepath::sort_pairs(ctx, k.data(), null, 2); }, "vals is a null pointer");
+}
+
 }  // namespace
 }  // namespace mergepath_test

@@ -8,6 +8,7 @@
 #include "merge.hpp"
 #include "mergesort.hpp"
 #include "segmented_sort.hpp"
+#include "sort.hpp"
 #include "binary_search.hpp"
 #include "sorted_search.hpp"
 #if MERGEPATH_HAS_CUDA

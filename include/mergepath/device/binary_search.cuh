@@ -12,6 +12,7 @@
 #include "../kernel/binary_search.cuh"
 #include "../tuning/binary_search.hpp"
 #include "mergesort.cuh"
+#include "radix_sort.cuh"
 #include "sorted_search.cuh"
 
 namespace mergepath {
@@ -31,12 +32,6 @@ inline unsigned one_per_thread_grid(index_t n, int block_threads) {
   return static_cast<unsigned>(
       detail::min_of<index_t>(detail::ceil_div<index_t>(n, block_threads), std::numeric_limits<int>::max()));
 }
-
-// Whether CUB's radix sort orders T as Comp does (up to ties, which a stable search ignores).
-template <class T, class Comp>
-constexpr bool radix_sortable = std::is_arithmetic_v<T> && !std::is_same_v<T, bool> &&
-                                (std::is_same_v<Comp, less<>> || std::is_same_v<Comp, less<T>> ||
-                                 std::is_same_v<Comp, greater<>> || std::is_same_v<Comp, greater<T>>);
 
 // The sorting path of batch_search: sorts the needles with their positions (CUB's radix sort
 // where it orders keys as comp does: arithmetic keys under less / greater; else the mergesort),

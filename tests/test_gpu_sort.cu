@@ -1,0 +1,158 @@
+// sort and sort_pairs on a cuda_context against std::stable_sort: the radix path (arithmetic keys
+// under less / greater, from radix_min_count keys) and the merge path (every other case), sizes
+// either side of the crossover, signed zeros, a policy that always takes the radix path (0 and 1
+// keys), and both paths captured in a CUDA graph.
+#include <cuda_runtime.h>
+#include <gtest/gtest.h>
+
+#include <mergepath/mergepath.hpp>
+#include <vector>
+
+#include "gpu_util.cuh"
+
+namespace mergepath_test {
+namespace {
+
+template <class Key, class Value = void>
+std::vector<index_t> crossover_sizes() {
+  const index_t edge = mergepath::default_sort_policy<Key, Value>::tuning.radix_min_count;
+  std::vector<index_t> sizes = sort_sizes();
+  sizes.insert(sizes.end(), {edge - 1, edge, edge + 1, 4 * edge + 3});
+  return sorted_unique_capped(sizes);
+}
+
+using key_cases =
+    ::testing::Types<keys_case<std::int32_t, mergepath::less<>>, keys_case<std::int64_t, mergepath::greater<>>,
+                     keys_case<std::uint32_t, mergepath::less<>>, keys_case<float, mergepath::greater<>>,
+                     keys_case<double, mergepath::less<>>,
+                     // no radix order: always the merge sort
+                     keys_case<point, point_x_less>>;
+
+template <class Case>
+class GpuSort : public gpu_test {};
+TYPED_TEST_SUITE(GpuSort, key_cases);
+
+TYPED_TEST(GpuSort, MatchesStdStableSort) {
+  using Key = typename TypeParam::key;
+  using Comp = typename TypeParam::comp;
+  mergepath::cuda_context ctx;
+  for (const sort_case& c : sort_cases(crossover_sizes<Key>())) {
+    SCOPED_TRACE(c.name());
+    ASSERT_NO_FATAL_FAILURE(check_gpu_sort(ctx, make_sort_keys<Key>(c), Comp{}, [](auto& ctx, auto keys, index_t n) {
+      mergepath::sort(ctx, keys, n, Comp{});
+    }));
+  }
+}
+
+using pair_cases = ::testing::Types<pairs_case<std::int32_t, std::int32_t, mergepath::less<>>,
+                                    pairs_case<std::int64_t, std::int64_t, mergepath::greater<>>,
+                                    pairs_case<float, std::int32_t, mergepath::less<>>,
+                                    pairs_case<point, std::int32_t, point_x_less>>;
+
+template <class Case>
+class GpuSortPairs : public gpu_test {};
+TYPED_TEST_SUITE(GpuSortPairs, pair_cases);
+
+TYPED_TEST(GpuSortPairs, StableLikeStdStableSort) {
+  using Key = typename TypeParam::key;
+  using Value = typename TypeParam::value;
+  using Comp = typename TypeParam::comp;
+  mergepath::cuda_context ctx;
+  for (const sort_case& c : sort_cases(crossover_sizes<Key, Value>())) {
+    SCOPED_TRACE(c.name());
+    ASSERT_NO_FATAL_FAILURE((check_gpu_sort_pairs<Key, Value>(
+        ctx, make_sort_keys<Key>(c), Comp{},
+        [](auto& ctx, auto keys, auto vals, index_t n) { mergepath::sort_pairs(ctx, keys, vals, n, Comp{}); })));
+  }
+}
+
+// The radix path from the first key on: empty and one-key sorts, odd sizes, narrow keys.
+struct always_radix {
+  static constexpr mergepath::sort_tuning tuning{0};
+};
+
+class GpuSortRadixPath : public gpu_test {};
+
+TEST_F(GpuSortRadixPath, EverySize) {
+  mergepath::cuda_context ctx;
+  for (const sort_case& c : sort_cases(sort_sizes())) {
+    SCOPED_TRACE(c.name());
+    ASSERT_NO_FATAL_FAILURE(check_gpu_sort(ctx, make_sort_keys<int>(c), mergepath::less<>{},
+                                           [](auto& ctx, auto keys, index_t n) {
+                                             mergepath::sort_tuned<always_radix>(ctx, keys, n);
+                                           }));
+    ASSERT_NO_FATAL_FAILURE((check_gpu_sort_pairs<std::int16_t, std::int64_t>(
+        ctx, make_sort_keys<std::int16_t>(c), mergepath::greater<>{}, [](auto& ctx, auto keys, auto vals, index_t n) {
+          mergepath::sort_pairs_tuned<always_radix>(ctx, keys, vals, n, mergepath::greater<>{});
+        })));
+  }
+}
+
+// -0.0 and +0.0 are equal under less<>: a stable sort keeps them in input order (the values show it).
+TEST_F(GpuSortRadixPath, SignedZerosStayInInputOrder) {
+  mergepath::cuda_context ctx;
+  std::vector<float> keys;
+  for (int i = 0; i < 5000; ++i) keys.push_back(i % 3 == 0 ? -0.0f : i % 3 == 1 ? 0.0f : static_cast<float>(i % 7) - 3);
+  for (auto comp_is_less : {true, false}) {
+    if (comp_is_less)
+      ASSERT_NO_FATAL_FAILURE((check_gpu_sort_pairs<float, int>(
+          ctx, keys, mergepath::less<>{}, [](auto& ctx, auto k, auto v, index_t n) {
+            mergepath::sort_pairs_tuned<always_radix>(ctx, k, v, n, mergepath::less<>{});
+          })));
+    else
+      ASSERT_NO_FATAL_FAILURE((check_gpu_sort_pairs<float, int>(
+          ctx, keys, mergepath::greater<>{}, [](auto& ctx, auto k, auto v, index_t n) {
+            mergepath::sort_pairs_tuned<always_radix>(ctx, k, v, n, mergepath::greater<>{});
+          })));
+  }
+}
+
+TEST_F(GpuSortRadixPath, BadArgumentsThrow) {
+  mergepath::cuda_context ctx;
+  device_vector<int> keys(4);
+  EXPECT_THROW(mergepath::sort(ctx, keys.data(), -1), std::invalid_argument);
+  EXPECT_THROW(mergepath::sort(ctx, static_cast<int*>(nullptr), 3), std::invalid_argument);
+  EXPECT_THROW(mergepath::sort_pairs(ctx, keys.data(), static_cast<int*>(nullptr), 3), std::invalid_argument);
+}
+
+// Both paths in one graph: no host round trip, replayed on new data.
+TEST_F(GpuSortRadixPath, CapturedInGraph) {
+  mergepath::cuda_context ctx;
+  const index_t big = mergepath::default_sort_policy<int, int>::tuning.radix_min_count + 5;
+  const index_t small = 3000;
+  device_vector<int> keys(big), vals(big), small_keys(small);
+  cudaGraph_t graph = nullptr;
+  MERGEPATH_CUDA_CHECK(cudaStreamBeginCapture(ctx.stream(), cudaStreamCaptureModeGlobal));
+  try {
+    mergepath::sort_pairs(ctx, keys.data(), vals.data(), big, mergepath::greater<>{});
+    mergepath::sort(ctx, small_keys.data(), small);
+  } catch (...) {
+    (void)cudaStreamEndCapture(ctx.stream(), &graph);
+    if (graph) (void)cudaGraphDestroy(graph);
+    throw;
+  }
+  MERGEPATH_CUDA_CHECK(cudaStreamEndCapture(ctx.stream(), &graph));
+  cudaGraphExec_t exec = nullptr;
+  MERGEPATH_CUDA_CHECK(cudaGraphInstantiate(&exec, graph, 0));
+  const std::vector<int> origin = origins<int>(big, 0);
+  for (distribution d : {distribution::uniform, distribution::few_distinct}) {
+    std::vector<int> in = make_sort_keys<int>({big, d, case_seed({big, static_cast<int>(d), 23})});
+    std::vector<int> small_in(in.begin(), in.begin() + small);
+    MERGEPATH_CUDA_CHECK(cudaMemcpyAsync(keys.data(), in.data(), big * sizeof(int), cudaMemcpyHostToDevice, ctx.stream()));
+    MERGEPATH_CUDA_CHECK(
+        cudaMemcpyAsync(vals.data(), origin.data(), big * sizeof(int), cudaMemcpyHostToDevice, ctx.stream()));
+    MERGEPATH_CUDA_CHECK(
+        cudaMemcpyAsync(small_keys.data(), small_in.data(), small * sizeof(int), cudaMemcpyHostToDevice, ctx.stream()));
+    MERGEPATH_CUDA_CHECK(cudaGraphLaunch(exec, ctx.stream()));
+    ctx.synchronize();
+    auto expected = std_stable_sort_pairs<int, int>(in, mergepath::greater<>{});
+    EXPECT_TRUE(ranges_equal(expected.first, keys.download()));
+    EXPECT_TRUE(ranges_equal(expected.second, vals.download()));
+    EXPECT_TRUE(ranges_equal(std_stable_sort(small_in, mergepath::less<>{}), small_keys.download()));
+  }
+  MERGEPATH_CUDA_CHECK(cudaGraphExecDestroy(exec));
+  MERGEPATH_CUDA_CHECK(cudaGraphDestroy(graph));
+}
+
+}  // namespace
+}  // namespace mergepath_test
