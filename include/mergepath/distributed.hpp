@@ -10,7 +10,9 @@
 //   template <class Key, class Val, class Comp = less<>>
 //   void distributed_sort_pairs(host_context& ctx, mpi_communicator& comm, Key* keys, Val* vals,
 //                               index_t count, Comp comp = {});
-//   // the same with (cuda_context&, nccl_communicator&) and device pointers
+//   // the same with (cuda_context&, nccl_communicator&) and device pointers: GPU ranks, one GPU each;
+//   // and with (cuda_context&, mpi_communicator&): GPU ranks over any MPI, the exchange staged
+//   // through host memory (ranks may share a GPU)
 //
 // Collective: every rank of the communicator calls it, each with its own keys[0, count). In place:
 // afterwards the concatenation of every rank's keys in rank order is sorted by comp and a
@@ -201,8 +203,8 @@ class nccl_communicator {
 #if MERGEPATH_HAS_MPI
 #include "detail/distributed_mpi.hpp"
 #endif
-#if MERGEPATH_HAS_NCCL
-#include "detail/distributed_nccl.cuh"
+#if MERGEPATH_HAS_CUDA
+#include "detail/distributed_device.cuh"
 #endif
 
 namespace mergepath {
@@ -220,6 +222,23 @@ void distributed_sort_pairs(host_context& ctx, mpi_communicator& comm, Key* keys
                             Comp comp = {}) {
   detail::mpi_session session(comm);
   detail::distributed_sort_impl<true, host_context, detail::mpi_session, detail::host_sorted_keys<Key, Comp>>(
+      ctx, session, keys, vals, count, comp);
+}
+#endif
+
+#if MERGEPATH_HAS_MPI && MERGEPATH_HAS_CUDA
+template <class Key, class Comp = less<>>
+void distributed_sort(cuda_context& ctx, mpi_communicator& comm, Key* keys, index_t count, Comp comp = {}) {
+  detail::mpi_device_session session(ctx, comm);
+  detail::distributed_sort_impl<false, cuda_context, detail::mpi_device_session, detail::device_sorted_keys<Key, Comp>>(
+      ctx, session, keys, static_cast<unsigned char*>(nullptr), count, comp);
+}
+
+template <class Key, class Val, class Comp = less<>>
+void distributed_sort_pairs(cuda_context& ctx, mpi_communicator& comm, Key* keys, Val* vals, index_t count,
+                            Comp comp = {}) {
+  detail::mpi_device_session session(ctx, comm);
+  detail::distributed_sort_impl<true, cuda_context, detail::mpi_device_session, detail::device_sorted_keys<Key, Comp>>(
       ctx, session, keys, vals, count, comp);
 }
 #endif
