@@ -10,6 +10,7 @@
 //   template <class Key, class Val, class Comp = less<>>
 //   void distributed_sort_pairs(host_context& ctx, mpi_communicator& comm, Key* keys, Val* vals,
 //                               index_t count, Comp comp = {});
+//   // Both take a last, optional distributed_sort_phases* phases: where this rank's time went.
 //   // the same with (cuda_context&, nccl_communicator&) and device pointers: GPU ranks, one GPU each;
 //   // and with (cuda_context&, mpi_communicator&): GPU ranks over any MPI, the exchange staged
 //   // through host memory (ranks may share a GPU)
@@ -211,52 +212,58 @@ namespace mergepath {
 
 #if MERGEPATH_HAS_MPI
 template <class Key, class Comp = less<>>
-void distributed_sort(host_context& ctx, mpi_communicator& comm, Key* keys, index_t count, Comp comp = {}) {
+void distributed_sort(host_context& ctx, mpi_communicator& comm, Key* keys, index_t count, Comp comp = {},
+                      distributed_sort_phases* phases = nullptr) {
   detail::mpi_session session(comm);
   detail::distributed_sort_impl<false, host_context, detail::mpi_session, detail::host_sorted_keys<Key, Comp>>(
-      ctx, session, keys, static_cast<unsigned char*>(nullptr), count, comp);
+      ctx, session, keys, static_cast<unsigned char*>(nullptr), count, comp, phases);
 }
 
 template <class Key, class Val, class Comp = less<>>
 void distributed_sort_pairs(host_context& ctx, mpi_communicator& comm, Key* keys, Val* vals, index_t count,
-                            Comp comp = {}) {
+                            Comp comp = {},
+                            distributed_sort_phases* phases = nullptr) {
   detail::mpi_session session(comm);
   detail::distributed_sort_impl<true, host_context, detail::mpi_session, detail::host_sorted_keys<Key, Comp>>(
-      ctx, session, keys, vals, count, comp);
+      ctx, session, keys, vals, count, comp, phases);
 }
 #endif
 
 #if MERGEPATH_HAS_MPI && MERGEPATH_HAS_CUDA
 template <class Key, class Comp = less<>>
-void distributed_sort(cuda_context& ctx, mpi_communicator& comm, Key* keys, index_t count, Comp comp = {}) {
+void distributed_sort(cuda_context& ctx, mpi_communicator& comm, Key* keys, index_t count, Comp comp = {},
+                      distributed_sort_phases* phases = nullptr) {
   detail::mpi_device_session session(ctx, comm);
   detail::distributed_sort_impl<false, cuda_context, detail::mpi_device_session, detail::device_sorted_keys<Key, Comp>>(
-      ctx, session, keys, static_cast<unsigned char*>(nullptr), count, comp);
+      ctx, session, keys, static_cast<unsigned char*>(nullptr), count, comp, phases);
 }
 
 template <class Key, class Val, class Comp = less<>>
 void distributed_sort_pairs(cuda_context& ctx, mpi_communicator& comm, Key* keys, Val* vals, index_t count,
-                            Comp comp = {}) {
+                            Comp comp = {},
+                            distributed_sort_phases* phases = nullptr) {
   detail::mpi_device_session session(ctx, comm);
   detail::distributed_sort_impl<true, cuda_context, detail::mpi_device_session, detail::device_sorted_keys<Key, Comp>>(
-      ctx, session, keys, vals, count, comp);
+      ctx, session, keys, vals, count, comp, phases);
 }
 #endif
 
 #if MERGEPATH_HAS_NCCL
 template <class Key, class Comp = less<>>
-void distributed_sort(cuda_context& ctx, nccl_communicator& comm, Key* keys, index_t count, Comp comp = {}) {
+void distributed_sort(cuda_context& ctx, nccl_communicator& comm, Key* keys, index_t count, Comp comp = {},
+                      distributed_sort_phases* phases = nullptr) {
   detail::nccl_session session(ctx, comm);
   detail::distributed_sort_impl<false, cuda_context, detail::nccl_session, detail::device_sorted_keys<Key, Comp>>(
-      ctx, session, keys, static_cast<unsigned char*>(nullptr), count, comp);
+      ctx, session, keys, static_cast<unsigned char*>(nullptr), count, comp, phases);
 }
 
 template <class Key, class Val, class Comp = less<>>
 void distributed_sort_pairs(cuda_context& ctx, nccl_communicator& comm, Key* keys, Val* vals, index_t count,
-                            Comp comp = {}) {
+                            Comp comp = {},
+                            distributed_sort_phases* phases = nullptr) {
   detail::nccl_session session(ctx, comm);
   detail::distributed_sort_impl<true, cuda_context, detail::nccl_session, detail::device_sorted_keys<Key, Comp>>(
-      ctx, session, keys, vals, count, comp);
+      ctx, session, keys, vals, count, comp, phases);
 }
 #endif
 

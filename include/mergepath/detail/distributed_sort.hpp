@@ -20,6 +20,7 @@
 #pragma once
 
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <cstring>
 #include <memory>
@@ -35,6 +36,17 @@
 #include "config.hpp"
 
 namespace mergepath {
+
+// Where one rank's time went in a distributed sort (wall-clock seconds), filled when a pointer is
+// passed; a GPU call then waits for its stream at the end of each phase, so it costs a little.
+struct distributed_sort_phases {
+  double local_sort = 0;  // argument check and the local mergesort
+  double splitters = 0;   // the selection of the exact splitters, and sharing them
+  double exchange = 0;    // the all-to-all of keys (and values)
+  double merge = 0;       // the tree of merges of the received runs
+  int rounds = 0;         // rounds of the splitter selection
+};
+
 namespace detail {
 
 // ---------------------------------------------------------------------------------------------
@@ -125,7 +137,7 @@ struct splitter_candidate {
 
 // This rank's splits: out[k] = how many of its sorted keys go to ranks < k, k in [0, size()].
 template <class Key, class Session, class Local>
-std::vector<index_t> find_splits(Session& session, Local& local, const std::vector<index_t>& counts) {
+std::vector<index_t> find_splits(Session& session, Local& local, const std::vector<index_t>& counts, int* rounds) {
   const int p = session.size(), me = session.rank();
   const index_t mine = counts[static_cast<std::size_t>(me)];
   std::vector<index_t> prefix(static_cast<std::size_t>(p) + 1, 0);
@@ -156,7 +168,8 @@ std::vector<index_t> find_splits(Session& session, Local& local, const std::vect
   std::vector<splitter_candidate<Key>> proposed(slots), gathered(slots * static_cast<std::size_t>(p));
   std::vector<index_t> positions, lower, upper, before(gathered.size()), before_all;
   std::vector<Key> needles;
-  for (int round = 0; active > 0 && round < splitter_max_rounds; ++round) {
+  int round = 0;
+  for (; active > 0 && round < splitter_max_rounds; ++round) {
     // Propose: k samples spaced evenly over the window, or the whole window when it is smaller.
     positions.clear();
     for (int j = 0; j < targets; ++j) {
@@ -228,6 +241,7 @@ std::vector<index_t> find_splits(Session& session, Local& local, const std::vect
     }
   }
 
+  if (rounds) *rounds = round;
   std::vector<index_t> splits(static_cast<std::size_t>(p) + 1);
   splits[0] = 0, splits[static_cast<std::size_t>(p)] = mine;
   for (int j = 0; j < targets; ++j) {
@@ -279,7 +293,11 @@ void distributed_copy(host_context&, const T* src, index_t count, T* dst) {
   if (count > 0) std::memcpy(static_cast<void*>(dst), static_cast<const void*>(src), static_cast<std::size_t>(count) * sizeof(T));
 }
 
+inline void distributed_wait(host_context&) {}
+
 #if MERGEPATH_HAS_CUDA
+inline void distributed_wait(cuda_context& ctx) { ctx.synchronize(); }
+
 template <class T>
 temp_buffer<T> distributed_scratch(cuda_context& ctx, index_t count) {
   return ctx.allocate<T>(count);
@@ -332,7 +350,8 @@ void merge_received_runs(Ctx& ctx, Key* src_keys, Val* src_vals, Key* dst_keys, 
 
 // The whole call. vals is ignored (may be null) when !HasValues.
 template <bool HasValues, class Ctx, class Session, class Local, class Key, class Val, class Comp>
-void distributed_sort_impl(Ctx& ctx, Session& session, Key* keys, Val* vals, index_t count, Comp comp) {
+void distributed_sort_impl(Ctx& ctx, Session& session, Key* keys, Val* vals, index_t count, Comp comp,
+                           distributed_sort_phases* phases) {
   static_assert(std::is_trivially_copyable_v<Key>, "mergepath::distributed_sort: keys are sent as bytes");
   static_assert(std::is_trivially_copyable_v<Val>, "mergepath::distributed_sort_pairs: values are sent as bytes");
   const char* algorithm = HasValues ? "distributed_sort_pairs" : "distributed_sort";
@@ -356,18 +375,30 @@ void distributed_sort_impl(Ctx& ctx, Session& session, Key* keys, Val* vals, ind
   for (int r = 0; r < p; ++r) counts[static_cast<std::size_t>(r)] = all_args[static_cast<std::size_t>(r)].count;
 
   // (2) The local stable sort.
+  using clock = std::chrono::steady_clock;
+  auto mark = clock::now();
+  const auto lap = [&](double distributed_sort_phases::*phase) {
+    if (!phases) return;
+    distributed_wait(ctx);
+    const auto now = clock::now();
+    phases->*phase = std::chrono::duration<double>(now - mark).count();
+    mark = now;
+  };
+  if (phases) *phases = distributed_sort_phases{};
   if constexpr (HasValues)
     mergepath::mergesort_pairs(ctx, keys, vals, count, comp);
   else
     mergepath::mergesort(ctx, keys, count, comp);
+  lap(&distributed_sort_phases::local_sort);
   if (p == 1) return;
 
   // (3) Splitters, then every rank's splits, known to all.
   Local local(ctx, keys, count, comp);
-  const std::vector<index_t> splits = find_splits<Key>(session, local, counts);
+  const std::vector<index_t> splits = find_splits<Key>(session, local, counts, phases ? &phases->rounds : nullptr);
   std::vector<index_t> all_splits(static_cast<std::size_t>(p) * (static_cast<std::size_t>(p) + 1));
   session.allgather(splits.data(), splits.size() * sizeof(index_t), all_splits.data());
   check_splits(all_splits, counts, algorithm);
+  lap(&distributed_sort_phases::splitters);
 
   // (4) The exchange: [splits[k], splits[k + 1]) to rank k; from rank q its [splits_q[me], splits_q[me + 1]).
   std::vector<index_t> send_counts(static_cast<std::size_t>(p)), send_offsets(static_cast<std::size_t>(p));
@@ -382,18 +413,17 @@ void distributed_sort_impl(Ctx& ctx, Session& session, Key* keys, Val* vals, ind
   }
   const index_t largest = *std::max_element(counts.begin(), counts.end());
   auto recv_keys = distributed_scratch<Key>(ctx, count);
+  auto recv_vals = distributed_scratch<Val>(ctx, HasValues ? count : 0);
   session.exchange(keys, recv_keys.data(), sizeof(Key), send_counts.data(), send_offsets.data(), recv_counts.data(),
                    recv_offsets.data(), largest);
-  if constexpr (HasValues) {
-    auto recv_vals = distributed_scratch<Val>(ctx, count);
+  if constexpr (HasValues)
     session.exchange(vals, recv_vals.data(), sizeof(Val), send_counts.data(), send_offsets.data(), recv_counts.data(),
                      recv_offsets.data(), largest);
-    // (5) Merge the runs into the caller's arrays.
-    merge_received_runs<true>(ctx, recv_keys.data(), recv_vals.data(), keys, vals, recv_offsets, comp);
-  } else {
-    merge_received_runs<false>(ctx, recv_keys.data(), static_cast<Val*>(nullptr), keys, static_cast<Val*>(nullptr),
-                               recv_offsets, comp);
-  }
+  lap(&distributed_sort_phases::exchange);
+
+  // (5) Merge the runs into the caller's arrays.
+  merge_received_runs<HasValues>(ctx, recv_keys.data(), recv_vals.data(), keys, vals, recv_offsets, comp);
+  lap(&distributed_sort_phases::merge);
 }
 
 }  // namespace detail
