@@ -2,12 +2,17 @@
 //
 // Each rank holds its own keys; after distributed_sort the ranks' keys, read in rank order, are
 // sorted, and every rank holds as many keys as it started with. Run as a test (4 ranks).
+//
+// Benchmark: mpirun -np P ./distributed_sort --bench TOTAL [threads per rank] spreads TOTAL uint32
+// keys evenly and prints a table row of the slowest rank's phases (best of 5); compare -np 1 with
+// -np 4 (docs/distributed.md).
 #include <mpi.h>
 
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <mergepath/distributed.hpp>
 #include <random>
 #include <vector>
@@ -17,17 +22,26 @@ int main(int argc, char** argv) {
   int status = 0;
   {
     mergepath::mpi_communicator comm;  // MPI_COMM_WORLD
-    mergepath::host_context ctx;       // this rank's cores
-    const long long per_rank = argc > 1 ? std::atoll(argv[1]) : 100000;
+    const bool bench = argc > 2 && std::strcmp(argv[1], "--bench") == 0;
+    mergepath::host_context ctx = bench && argc > 3 ? mergepath::host_context(std::atoi(argv[3]))
+                                                    : mergepath::host_context();  // this rank's cores
+    // Ranks hold different amounts: rank r has per_rank * (r + 1) keys; --bench: an even share.
+    const long long per_rank = bench ? std::atoll(argv[2]) / comm.size() : argc > 1 ? std::atoll(argv[1]) : 100000;
+    std::vector<std::uint32_t> keys(static_cast<std::size_t>(bench ? per_rank : per_rank * (comm.rank() + 1)));
 
-    // Ranks hold different amounts: rank r has per_rank * (r + 1) keys.
-    std::vector<std::uint32_t> keys(static_cast<std::size_t>(per_rank * (comm.rank() + 1)));
-    std::mt19937 gen(12345u + static_cast<unsigned>(comm.rank()));
-    for (auto& k : keys) k = gen();
-
-    const double start = MPI_Wtime();
-    mergepath::distributed_sort(ctx, comm, keys.data(), static_cast<std::int64_t>(keys.size()));
-    const double seconds = MPI_Wtime() - start;
+    double seconds = 1e30;
+    mergepath::distributed_sort_phases phases, best;
+    for (int repetition = 0; repetition < (bench ? 5 : 1); ++repetition) {
+      std::mt19937 gen(12345u + static_cast<unsigned>(comm.rank()));
+      for (auto& k : keys) k = gen();
+      MPI_Barrier(MPI_COMM_WORLD);
+      const double start = MPI_Wtime();
+      mergepath::distributed_sort(ctx, comm, keys.data(), static_cast<std::int64_t>(keys.size()), mergepath::less<>{},
+                                  &phases);
+      double mine = MPI_Wtime() - start, slowest = 0;
+      MPI_Allreduce(&mine, &slowest, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+      if (slowest < seconds) seconds = slowest, best = phases;
+    }
 
     // Check: sorted here, and this rank's first key is no less than the previous rank's last.
     bool ok = std::is_sorted(keys.begin(), keys.end());
@@ -45,6 +59,15 @@ int main(int argc, char** argv) {
     if (comm.rank() == 0)
       std::printf("%lld keys over %d ranks sorted in %.3f s: %s\n", all_keys, comm.size(), seconds,
                   all_ok ? "ok" : "NOT SORTED");
+    if (bench) {
+      double slowest[4] = {}, mine[4] = {best.local_sort, best.splitters, best.exchange, best.merge};
+      MPI_Reduce(mine, slowest, 4, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+      if (comm.rank() == 0)
+        std::printf("| ranks x threads | keys | total ms | Mkeys/s | local sort ms | splitters ms (rounds) | all-to-all ms "
+                    "| merge ms |\n| %d x %d | %lld | %.1f | %.1f | %.1f | %.2f (%d) | %.1f | %.1f |\n",
+                    comm.size(), ctx.num_threads(), all_keys, seconds * 1e3, all_keys / seconds * 1e-6,
+                    slowest[0] * 1e3, slowest[1] * 1e3, best.rounds, slowest[2] * 1e3, slowest[3] * 1e3);
+    }
     status = all_ok ? 0 : 1;
   }  // the communicator is freed before MPI_Finalize
   MPI_Finalize();
