@@ -287,6 +287,18 @@ def segmented_sort(keys, segment_starts, values=None, *, descending=False, inpla
     return c.result(k) if v is None else (c.result(k), c.result(v))
 
 
+def _needle_shape(v):
+    """(is a scalar, the shape to give the result or None when 1-d) for searchsorted's v."""
+    shape = tuple(v.shape) if adapter_for(v) is not None else np.shape(v)
+    if len(shape) == 0:
+        return True, None
+    return False, (shape if len(shape) != 1 else None)
+
+
+def _as_1d(v):
+    return v.reshape(1) if adapter_for(v) is not None else [v]
+
+
 def searchsorted(a, v, side="left", sorter=None, *, checked=False):
     """Indices where ``v``'s elements would be inserted into sorted ``a`` to keep it sorted.
 
@@ -311,11 +323,8 @@ def searchsorted(a, v, side="left", sorter=None, *, checked=False):
         if not c.adapter.is_contiguous(a):
             a = c.adapter.contiguous(a)
     kd = c.adapter.dtype_name(a)
-    scalar = adapter_for(v) is None and np.ndim(v) == 0
-    shape = None
-    if adapter_for(v) is not None and getattr(v, "ndim", 1) != 1:
-        shape = tuple(v.shape)
-    needles = c.array("v", v if not scalar else [v], dtype=kd, flatten=True)
+    scalar, shape = _needle_shape(v)
+    needles = c.array("v", _as_1d(v) if scalar else v, dtype=kd, flatten=True)
     c.same_dtype([("a", a), ("v", needles)])
     out = c.empty(int(needles.shape[0]), "int64")
     _core.searchsorted(c.core, c.core_array(a), c.core_array(needles), c.core_array(out), right)
@@ -510,9 +519,8 @@ class EytzingerIndex:
             c.adapter, c.lib, c.device = self._adapter, self._adapter, self._device
             stream = self._adapter.stream(self._device) if self._device >= 0 else 0
             c.core = _core.Call(self._device, stream, bool(checked))
-        scalar = adapter_for(v) is None and np.ndim(v) == 0
-        shape = tuple(v.shape) if adapter_for(v) is not None and getattr(v, "ndim", 1) != 1 else None
-        needles = c.array("v", v if not scalar else [v], dtype=self._dtype, flatten=True)
+        scalar, shape = _needle_shape(v)
+        needles = c.array("v", _as_1d(v) if scalar else v, dtype=self._dtype, flatten=True)
         if c.adapter.dtype_name(needles) != self._dtype:
             raise TypeError(
                 f"mergepath.{where}: v has dtype {c.adapter.dtype_name(needles)} but the index holds {self._dtype} "
