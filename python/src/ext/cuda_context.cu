@@ -1,4 +1,5 @@
 // The GPU backend's contexts, and what the package reports about CUDA.
+#include <atomic>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -49,10 +50,16 @@ std::string cuda_unavailable_reason() {
 bool cuda_device_available() { return cuda_unavailable_reason().empty(); }
 
 void require_device(int device) {
-  std::string reason = cuda_unavailable_reason();
-  if (!reason.empty()) throw std::runtime_error("mergepath: GPU array given, but " + reason);
-  int count = 0;
-  MERGEPATH_CUDA_CHECK(cudaGetDeviceCount(&count));
+  // Checked on every GPU call: once a device count is known, a comparison (devices do not appear
+  // in a running process).
+  static std::atomic<int> known_count{0};
+  int count = known_count.load(std::memory_order_relaxed);
+  if (count == 0) {
+    std::string reason = cuda_unavailable_reason();
+    if (!reason.empty()) throw std::runtime_error("mergepath: GPU array given, but " + reason);
+    MERGEPATH_CUDA_CHECK(cudaGetDeviceCount(&count));
+    known_count.store(count, std::memory_order_relaxed);
+  }
   if (device < 0 || device >= count)
     throw std::runtime_error("mergepath: no CUDA device " + std::to_string(device) + " (this process sees " +
                              std::to_string(count) + ")");
