@@ -30,7 +30,11 @@ class Lib:
             import cupy
 
             self.m = cupy
-            if cupy.cuda.runtime.getDeviceCount() == 0:
+            try:
+                count = cupy.cuda.runtime.getDeviceCount()
+            except Exception:  # no driver
+                count = 0
+            if count == 0:
                 pytest.skip("no GPU")
         else:
             import torch
@@ -252,7 +256,7 @@ def test_gpu_errors(lib):
     with pytest.raises(ValueError, match="host"):
         index.searchsorted(np.arange(3, dtype=np.int32))
     # A strided view is copied, not rejected.
-    strided = lib.dev(np.arange(20, dtype=np.int64))[::-2]
+    strided = lib.dev(np.arange(20, 0, -1, dtype=np.int64))[1::2]
     check(lib, mp.sort(strided), np.arange(1, 20, 2, dtype=np.int64))
     if lib.device_count() > 1:
         other = lib.dev(np.arange(10, dtype=np.int32), device=1)

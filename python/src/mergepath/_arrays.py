@@ -16,6 +16,7 @@ from . import _core
 DTYPE_NAMES = ("int32", "int64", "uint32", "uint64", "float32", "float64")
 _CODES = {name: getattr(_core.DType, name) for name in DTYPE_NAMES}
 _NP_CODES = {np.dtype(name): code for name, code in _CODES.items()}
+_NP_NAMES = {np.dtype(name): name for name in DTYPE_NAMES}  # dtype.name costs microseconds
 INTEGER_NAMES = ("int32", "int64", "uint32", "uint64")
 
 
@@ -75,10 +76,10 @@ class _Numpy(_Adapter):
         return -1
 
     def dtype_name(self, x):
-        dt = x.dtype
-        if not dt.isnative:
-            dt = dt.newbyteorder("=")
-        return dt.name if dt in _NP_CODES else None
+        name = _NP_NAMES.get(x.dtype)
+        if name is None and not x.dtype.isnative:
+            name = _NP_NAMES.get(x.dtype.newbyteorder("="))
+        return name
 
     def contiguous(self, x):
         if not x.dtype.isnative:
@@ -123,7 +124,7 @@ class _Cupy(_Adapter):
             return self.cp.cuda.get_current_stream().ptr
 
     def dtype_name(self, x):
-        return x.dtype.name if x.dtype in _NP_CODES else None
+        return _NP_NAMES.get(x.dtype)
 
     def contiguous(self, x):
         with self.cp.cuda.Device(x.device.id):
