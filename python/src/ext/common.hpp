@@ -1,0 +1,170 @@
+// Shared by the operation definitions: type dispatch, the comparators and reductions the package
+// exposes (float keys ordered as numpy sorts them: NaNs last), and the host backend's context.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+
+#include <mergepath/mergepath.hpp>
+
+#include "ops.hpp"
+
+namespace mergepath_py {
+
+// numpy's order: NaN after every number, NaNs equivalent to each other; a strict weak order
+// (mergepath::less<> is not one once NaNs appear, so sorts and searches would misbehave).
+template <class T>
+struct key_less {
+  MERGEPATH_HD bool operator()(const T& a, const T& b) const {
+    if constexpr (std::is_floating_point_v<T>)
+      return a < b || (b != b && a == a);
+    else
+      return a < b;
+  }
+};
+// Descending: the reverse of key_less (NaNs first), so a stable descending sort keeps equal keys
+// in their input order.
+template <class T>
+struct key_greater {
+  MERGEPATH_HD bool operator()(const T& a, const T& b) const { return key_less<T>{}(b, a); }
+};
+
+// Reductions: NaN propagates through min and max as in numpy (so they stay associative).
+template <class T>
+struct op_sum {
+  MERGEPATH_HD T operator()(const T& a, const T& b) const { return a + b; }
+};
+template <class T>
+struct op_prod {
+  MERGEPATH_HD T operator()(const T& a, const T& b) const { return a * b; }
+};
+template <class T>
+struct op_min {
+  MERGEPATH_HD T operator()(const T& a, const T& b) const {
+    if constexpr (std::is_floating_point_v<T>) {
+      if (a != a) return a;
+      if (b != b) return b;
+    }
+    return b < a ? b : a;
+  }
+};
+template <class T>
+struct op_max {
+  MERGEPATH_HD T operator()(const T& a, const T& b) const {
+    if constexpr (std::is_floating_point_v<T>) {
+      if (a != a) return a;
+      if (b != b) return b;
+    }
+    return a < b ? b : a;
+  }
+};
+
+template <class T>
+T identity_of(reduce_op op) {
+  switch (op) {
+    case reduce_op::sum:
+      return T(0);
+    case reduce_op::prod:
+      return T(1);
+    case reduce_op::min:
+      if constexpr (std::is_floating_point_v<T>) return std::numeric_limits<T>::infinity();
+      return std::numeric_limits<T>::max();
+    case reduce_op::max:
+      if constexpr (std::is_floating_point_v<T>) return -std::numeric_limits<T>::infinity();
+      return std::numeric_limits<T>::lowest();
+  }
+  throw std::invalid_argument("mergepath: unknown reduction");
+}
+
+template <class T>
+struct type_tag {
+  using type = T;
+};
+
+// f(type_tag<K>{}) for the key type named by t.
+template <class F>
+void with_key_type(dtype t, F&& f) {
+  switch (t) {
+    case dtype::int32:
+      return f(type_tag<std::int32_t>{});
+    case dtype::int64:
+      return f(type_tag<std::int64_t>{});
+    case dtype::uint32:
+      return f(type_tag<std::uint32_t>{});
+    case dtype::uint64:
+      return f(type_tag<std::uint64_t>{});
+    case dtype::float32:
+      return f(type_tag<float>{});
+    case dtype::float64:
+      return f(type_tag<double>{});
+  }
+  throw std::invalid_argument("mergepath: unsupported dtype code " + std::to_string(static_cast<int>(t)));
+}
+
+// Values only travel with their keys: one instantiation per width, not per type.
+template <class F>
+void with_payload_type(dtype t, F&& f) {
+  switch (t) {
+    case dtype::int32:
+    case dtype::uint32:
+    case dtype::float32:
+      return f(type_tag<std::uint32_t>{});
+    case dtype::int64:
+    case dtype::uint64:
+    case dtype::float64:
+      return f(type_tag<std::uint64_t>{});
+  }
+  throw std::invalid_argument("mergepath: unsupported dtype code " + std::to_string(static_cast<int>(t)));
+}
+
+// f(comp) with the ascending or the descending order of K.
+template <class K, class F>
+void with_order(bool descending, F&& f) {
+  if (descending)
+    f(key_greater<K>{});
+  else
+    f(key_less<K>{});
+}
+
+// The host backend: a fresh context per call (it holds no resources), all cores.
+template <class F>
+void run_on(host_tag, const call& c, F&& f) {
+  mergepath::host_context ctx;
+  ctx.set_checked(c.checked);
+  f(ctx);
+}
+
+template <class It, class Comp>
+std::int64_t first_unsorted_of(mergepath::host_context& ctx, It x, std::int64_t n, Comp comp) {
+  return mergepath::host::first_unsorted(ctx, x, n, comp);
+}
+template <class StartsIt>
+void check_starts(mergepath::host_context& ctx, const char* algorithm, std::int64_t count, StartsIt starts,
+                  std::int64_t num_segments) {
+  mergepath::host::check_segments(ctx, algorithm, count, starts, num_segments);
+}
+
+#if MERGEPATH_HAS_CUDA
+template <class It, class Comp>
+std::int64_t first_unsorted_of(mergepath::cuda_context& ctx, It x, std::int64_t n, Comp comp) {
+  return mergepath::device::first_unsorted(ctx, x, n, comp);
+}
+template <class StartsIt>
+void check_starts(mergepath::cuda_context& ctx, const char* algorithm, std::int64_t count, StartsIt starts,
+                  std::int64_t num_segments) {
+  mergepath::device::check_segments(ctx, algorithm, count, starts, num_segments);
+}
+#endif
+
+// Checked mode for calls whose C++ form has no check of its own (the searches' haystacks).
+template <class Ctx, class It, class Comp>
+void require_sorted(Ctx& ctx, const char* algorithm, const char* name, It x, std::int64_t n, Comp comp) {
+  if (!ctx.checked()) return;
+  if (std::int64_t i = first_unsorted_of(ctx, x, n, comp); i >= 0) mergepath::detail::throw_unsorted(algorithm, name, i);
+}
+
+}  // namespace mergepath_py

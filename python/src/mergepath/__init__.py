@@ -1,0 +1,535 @@
+"""mergepath: merge-based parallel primitives for numpy, CuPy and PyTorch arrays.
+
+Every function takes and returns arrays of the caller's own library. numpy arrays (and CPU
+torch tensors) run on the host backend (all cores); CuPy arrays and CUDA torch tensors run on
+their GPU, on the library's current stream, without copies, and return arrays of the same
+library on the same device. Other GPU arrays speaking DLPack (JAX, ...) are viewed through CuPy.
+
+Supported dtypes: int32, int64, uint32, uint64, float32, float64. Floats are ordered as numpy
+sorts them: NaNs last (descending: NaNs first). Inputs must be 1-d; non-contiguous ones are
+copied. Every function takes ``checked=False``; ``checked=True`` verifies the data preconditions
+(sorted inputs, well-formed segment starts) and raises ValueError naming the first bad position.
+Index results are int64.
+
+Segment starts (``segment_starts``) are CSR row offsets without the last entry: non-decreasing,
+starting at 0, each <= the item count; empty segments are allowed.
+"""
+
+from collections import namedtuple
+
+import numpy as np
+
+from . import _core
+from ._arrays import DTYPE_NAMES, INTEGER_NAMES, _CODES, adapter_for, to_cupy, _adapter, _Numpy
+
+__all__ = [
+    "merge",
+    "sort",
+    "locality_sort",
+    "segmented_sort",
+    "searchsorted",
+    "sorted_search",
+    "sorted_search_matches",
+    "SortedSearchMatches",
+    "load_balancing_search",
+    "interval_expand",
+    "segmented_reduce",
+    "EytzingerIndex",
+    "cuda_available",
+    "cuda_built",
+    "DTYPES",
+]
+# Pending: join(a, b, how=...) and set_union / set_intersection / set_difference /
+# set_symmetric_difference, once include/mergepath/join.hpp and set_operations.hpp exist; they
+# follow the pattern below (_Call for the arrays, a _core entry point, outputs from _Call.empty).
+
+DTYPES = DTYPE_NAMES
+
+
+def cuda_built():
+    """True when this build of mergepath has the CUDA backend (nvcc was found at build time)."""
+    return _core.cuda_built()
+
+
+def cuda_available():
+    """True when the CUDA backend is built and a usable GPU and driver are present."""
+    return _core.cuda_available()
+
+
+def _place(device):
+    return "host memory" if device < 0 else f"GPU {device}"
+
+
+class _Call:
+    """The arrays of one call: one library, one device, and the context passed to _core."""
+
+    def __init__(self, where, checked, **arrays):
+        self.where = where
+        self.adapter = None
+        self.device = -1
+        first = None
+        for name, x in arrays.items():
+            if x is None:
+                continue
+            a = adapter_for(x)
+            if a is None:
+                continue
+            d = a.device(x)
+            if self.adapter is None:
+                self.adapter, self.device, first = a, d, name
+                continue
+            if (d < 0) != (self.device < 0):
+                raise ValueError(
+                    f"mergepath.{where}: {first} is in {_place(self.device)} but {name} is in {_place(d)} "
+                    "(host and device arrays mixed)"
+                )
+            if d != self.device:
+                raise ValueError(
+                    f"mergepath.{where}: {first} is on GPU {self.device} but {name} is on GPU {d} "
+                    "(arrays on two different GPUs)"
+                )
+            if a.name != self.adapter.name:
+                raise TypeError(
+                    f"mergepath.{where}: {first} is a {self.adapter.name} array but {name} is a {a.name} array "
+                    "(mixed array libraries)"
+                )
+        if self.adapter is None:
+            self.adapter = _adapter("numpy", _Numpy)
+        # Foreign GPU arrays are handled as CuPy arrays; results go back through wrap_result.
+        self.lib = self.adapter
+        stream = self.adapter.stream(self.device) if self.device >= 0 else 0
+        self.core = _core.Call(self.device, stream, bool(checked))
+
+    def array(self, name, x, dtype=None, dtypes=DTYPE_NAMES, flatten=False):
+        """x as a contiguous 1-d array of the call's library, with its dtype name.
+
+        Non-arrays (lists, scalars) are converted, to `dtype` when given. `dtypes` limits the
+        accepted element types (TypeError otherwise)."""
+        a = adapter_for(x)
+        if a is None:
+            inferred = np.asarray(x)
+            target = dtype if dtype is not None else inferred.dtype.name
+            if target not in DTYPE_NAMES:
+                raise TypeError(f"mergepath.{self.where}: {name} converts to dtype {inferred.dtype}, not supported")
+            x = self.adapter.asarray(x, target, self.device)
+        elif isinstance(a, _Numpy) and not isinstance(x, np.ndarray):
+            x = np.asarray(x)
+        else:
+            x = to_cupy(a, x)
+        ndim = getattr(x, "ndim", 1)
+        if flatten:
+            if ndim != 1:
+                x = x.reshape(-1)
+        elif ndim != 1:
+            raise ValueError(f"mergepath.{self.where}: {name} must be 1-d, got {ndim}-d (shape {tuple(x.shape)})")
+        name_of = self.adapter.dtype_name(x)
+        if name_of is None or name_of not in dtypes:
+            raise TypeError(
+                f"mergepath.{self.where}: {name} has dtype {x.dtype}, not supported here "
+                f"(supported: {', '.join(dtypes)})"
+            )
+        if not self.adapter.is_contiguous(x):
+            x = self.adapter.contiguous(x)
+        return x
+
+    def core_array(self, x):
+        if x is None:
+            return _core.Array()
+        name = self.adapter.dtype_name(x)
+        return _core.Array(self.adapter.address(x), int(x.shape[0]), _CODES[name])
+
+    def empty(self, n, dtype_name):
+        return self.adapter.empty(int(n), dtype_name, self.device)
+
+    def starts(self, x):
+        """Segment starts as int64 (other integer types are converted: a copy of the starts)."""
+        x = self.array("segment_starts", x, dtype="int64", dtypes=INTEGER_NAMES)
+        if self.adapter.dtype_name(x) != "int64":
+            x = self.adapter.astype(x, "int64")
+        return x
+
+    def result(self, x):
+        return self.adapter.wrap_result(None, x)
+
+    def same_dtype(self, names_arrays):
+        (n0, x0), *rest = names_arrays
+        d0 = self.adapter.dtype_name(x0)
+        for n, x in rest:
+            d = self.adapter.dtype_name(x)
+            if d != d0:
+                raise TypeError(f"mergepath.{self.where}: {n} has dtype {d} but {n0} has dtype {d0} (mixed dtypes)")
+        return d0
+
+
+def _side(where, side):
+    if side not in ("left", "right"):
+        raise ValueError(f"mergepath.{where}: side must be 'left' or 'right', got {side!r}")
+    return side == "right"
+
+
+def _check_length(where, name, x, expected_name, n):
+    if int(x.shape[0]) != n:
+        raise ValueError(f"mergepath.{where}: {name} has {int(x.shape[0])} elements but {expected_name} has {n}")
+
+
+def merge(a, b, a_values=None, b_values=None, *, descending=False, checked=False):
+    """Merge two sorted arrays into one, stably (of equal keys, those of ``a`` come first).
+
+    With ``a_values`` and ``b_values`` (arrays as long as ``a`` and ``b``) the values move with
+    their keys and ``(keys, values)`` is returned. ``descending=True``: both inputs sorted from
+    largest to smallest. Replaces ``sort(concatenate([a, b]), kind="stable")``.
+
+    >>> import numpy as np, mergepath
+    >>> mergepath.merge(np.array([1, 3, 5]), np.array([2, 3, 4]))
+    array([1, 2, 3, 3, 4, 5])
+    >>> keys, vals = mergepath.merge(np.array([1, 3]), np.array([3]), np.array([10, 30]), np.array([31]))
+    >>> vals
+    array([10, 30, 31])
+    """
+    where = "merge"
+    if (a_values is None) != (b_values is None):
+        raise ValueError(f"mergepath.{where}: give both a_values and b_values, or neither")
+    c = _Call(where, checked, a=a, b=b, a_values=a_values, b_values=b_values)
+    a = c.array("a", a)
+    b = c.array("b", b, dtype=c.adapter.dtype_name(a))
+    kd = c.same_dtype([("a", a), ("b", b)])
+    n = int(a.shape[0]) + int(b.shape[0])
+    out = c.empty(n, kd)
+    if a_values is None:
+        _core.merge(c.core, c.core_array(a), c.core_array(b), _core.Array(), _core.Array(), c.core_array(out),
+                    _core.Array(), bool(descending))
+        return c.result(out)
+    av = c.array("a_values", a_values)
+    bv = c.array("b_values", b_values, dtype=c.adapter.dtype_name(av))
+    _check_length(where, "a_values", av, "a", int(a.shape[0]))
+    _check_length(where, "b_values", bv, "b", int(b.shape[0]))
+    vd = c.same_dtype([("a_values", av), ("b_values", bv)])
+    out_v = c.empty(n, vd)
+    _core.merge(c.core, c.core_array(a), c.core_array(b), c.core_array(av), c.core_array(bv), c.core_array(out),
+                c.core_array(out_v), bool(descending))
+    return c.result(out), c.result(out_v)
+
+
+def _sort_inputs(where, c, keys, values, inplace):
+    original = (keys, values)
+    k = c.array("keys", keys)
+    v = c.array("values", values) if values is not None else None
+    if v is not None:
+        _check_length(where, "values", v, "keys", int(k.shape[0]))
+    if inplace:
+        for name, given, x in (("keys", original[0], k), ("values", original[1], v)):
+            if x is None:
+                continue
+            if x is not given:
+                raise ValueError(f"mergepath.{where}: inplace=True needs {name} as a contiguous 1-d array of a "
+                                 "supported dtype (it would have to be copied)")
+            if not c.adapter.writeable(x):
+                raise ValueError(f"mergepath.{where}: inplace=True but {name} is read-only")
+    else:
+        k = c.adapter.copy(k)
+        v = c.adapter.copy(v) if v is not None else None
+    return k, v
+
+
+def _sort(where, keys, values, descending, inplace, checked, locality):
+    c = _Call(where, checked, keys=keys, values=values)
+    k, v = _sort_inputs(where, c, keys, values, inplace)
+    _core.sort(c.core, c.core_array(k), c.core_array(v), bool(descending), locality)
+    return c.result(k) if v is None else (c.result(k), c.result(v))
+
+
+def sort(keys, values=None, *, descending=False, inplace=False, checked=False):
+    """Sort stably (equal keys keep their order): a sorted copy, or ``keys`` itself with ``inplace=True``.
+
+    With ``values`` (as long as ``keys``) the values move with their keys and ``(keys, values)``
+    is returned. NaNs sort last (first with ``descending=True``), as in numpy. Replaces
+    ``np.sort(kind="stable")``, ``torch.sort(stable=True)``, ``cupy.sort``; with values,
+    ``order = argsort(keys); keys[order], values[order]``.
+
+    >>> import numpy as np, mergepath
+    >>> mergepath.sort(np.array([3.0, np.nan, 1.0, 2.0]))
+    array([ 1.,  2.,  3., nan])
+    >>> mergepath.sort(np.array([2, 1, 2, 1]), np.arange(4), descending=True)
+    (array([2, 2, 1, 1]), array([0, 2, 1, 3]))
+    """
+    return _sort("sort", keys, values, descending, inplace, checked, False)
+
+
+def locality_sort(keys, values=None, *, descending=False, inplace=False, checked=False):
+    """Sort stably, fast when the input is nearly sorted (elements close to their sorted place).
+
+    Same arguments and result as :func:`sort`; the merge passes skip data already in order.
+
+    >>> import numpy as np, mergepath
+    >>> mergepath.locality_sort(np.array([1, 2, 4, 3, 5, 7, 6]))
+    array([1, 2, 3, 4, 5, 6, 7])
+    """
+    return _sort("locality_sort", keys, values, descending, inplace, checked, True)
+
+
+def segmented_sort(keys, segment_starts, values=None, *, descending=False, inplace=False, checked=False):
+    """Sort each segment of ``keys`` stably; no key leaves its segment.
+
+    ``segment_starts``: the segments' first positions (CSR offsets without the last entry:
+    non-decreasing, from 0, each <= len(keys); empty segments allowed; an empty array means one
+    segment). With ``values`` returns ``(keys, values)``. Replaces sorting packed
+    ``(segment << 32) | key`` keys, or ``np.lexsort((keys, segment_ids))``.
+
+    >>> import numpy as np, mergepath
+    >>> mergepath.segmented_sort(np.array([3, 1, 2, 9, 8, 5]), np.array([0, 3, 3]))
+    array([1, 2, 3, 5, 8, 9])
+    """
+    where = "segmented_sort"
+    c = _Call(where, checked, keys=keys, segment_starts=segment_starts, values=values)
+    k, v = _sort_inputs(where, c, keys, values, inplace)
+    s = c.starts(segment_starts)
+    _core.segmented_sort(c.core, c.core_array(k), c.core_array(v), c.core_array(s), bool(descending))
+    return c.result(k) if v is None else (c.result(k), c.result(v))
+
+
+def _needle_shape(v):
+    """(is a scalar, the shape to give the result or None when 1-d) for searchsorted's v."""
+    shape = tuple(v.shape) if adapter_for(v) is not None else np.shape(v)
+    if len(shape) == 0:
+        return True, None
+    return False, (shape if len(shape) != 1 else None)
+
+
+def _as_1d(v):
+    return v.reshape(1) if adapter_for(v) is not None else [v]
+
+
+def searchsorted(a, v, side="left", sorter=None, *, checked=False):
+    """Indices where ``v``'s elements would be inserted into sorted ``a`` to keep it sorted.
+
+    numpy's signature and meaning: ``side="left"`` gives the first suitable index (lower bound),
+    ``"right"`` the last (upper bound); ``v`` in any order and any shape (the result has its
+    shape; a scalar gives a scalar); ``sorter`` sorts ``a`` by gather first. Picks per-needle
+    binary search or sort-then-merge-search by the sizes. Replaces ``np.searchsorted``,
+    ``torch.searchsorted``, ``cupy.searchsorted``.
+
+    >>> import numpy as np, mergepath
+    >>> mergepath.searchsorted(np.array([1, 2, 2, 3]), np.array([2, 0, 4]), side="right")
+    array([3, 0, 4])
+    """
+    where = "searchsorted"
+    right = _side(where, side)
+    c = _Call(where, checked, a=a, v=v, sorter=sorter)
+    a = c.array("a", a)
+    if sorter is not None:
+        sorter = c.array("sorter", sorter, dtypes=INTEGER_NAMES)
+        _check_length(where, "sorter", sorter, "a", int(a.shape[0]))
+        a = a[sorter if c.adapter.name != "torch" else sorter.long()]
+        if not c.adapter.is_contiguous(a):
+            a = c.adapter.contiguous(a)
+    kd = c.adapter.dtype_name(a)
+    scalar, shape = _needle_shape(v)
+    needles = c.array("v", _as_1d(v) if scalar else v, dtype=kd, flatten=True)
+    c.same_dtype([("a", a), ("v", needles)])
+    out = c.empty(int(needles.shape[0]), "int64")
+    _core.searchsorted(c.core, c.core_array(a), c.core_array(needles), c.core_array(out), right)
+    if scalar:
+        return out[0]
+    if shape is not None:
+        out = out.reshape(shape)
+    return c.result(out)
+
+
+def sorted_search(a, b, side="left", *, checked=False):
+    """For each element of sorted ``a``, its insertion index into sorted ``b``, by one merge-like walk.
+
+    Equals ``np.searchsorted(b, a, side)`` when ``a`` is sorted, in O(len(a) + len(b)) work
+    (note the argument order: the needles first, as in the C++ API).
+
+    >>> import numpy as np, mergepath
+    >>> mergepath.sorted_search(np.array([0, 2, 5]), np.array([1, 2, 3, 4]))
+    array([0, 1, 4])
+    """
+    where = "sorted_search"
+    right = _side(where, side)
+    c = _Call(where, checked, a=a, b=b)
+    a = c.array("a", a)
+    b = c.array("b", b, dtype=c.adapter.dtype_name(a))
+    c.same_dtype([("a", a), ("b", b)])
+    out = c.empty(int(a.shape[0]), "int64")
+    _core.sorted_search(c.core, c.core_array(a), c.core_array(b), c.core_array(out), right)
+    return c.result(out)
+
+
+SortedSearchMatches = namedtuple(
+    "SortedSearchMatches", ["a_bounds", "a_matches", "b_bounds", "b_matches", "a_match_count", "b_match_count"]
+)
+SortedSearchMatches.__doc__ = """sorted_search_matches' result: bounds (int64), match flags (bool), match counts (int)."""
+
+_INDEX_MASK = (1 << 63) - 1
+
+
+def sorted_search_matches(a, b, side="left", *, checked=False):
+    """Both directions of a sorted search at once, with match flags and counts.
+
+    ``side="left"``: ``a_bounds`` = lower bounds of ``a`` in ``b`` and ``b_bounds`` = upper bounds
+    of ``b`` in ``a``; ``side="right"``: upper bounds of ``a`` in ``b``, lower bounds of ``b``
+    in ``a``. ``a_matches[i]`` is True when ``b`` holds an element equal to ``a[i]`` (and the
+    other way round); the counts are how many elements of each side match (the call waits for
+    them). Replaces ``np.searchsorted`` twice plus ``np.isin`` twice.
+
+    >>> import numpy as np, mergepath
+    >>> r = mergepath.sorted_search_matches(np.array([1, 2, 4]), np.array([2, 3, 4, 4]))
+    >>> r.a_bounds, r.a_matches, r.b_match_count
+    (array([0, 0, 2]), array([False,  True,  True]), 3)
+    """
+    where = "sorted_search_matches"
+    right = _side(where, side)
+    c = _Call(where, checked, a=a, b=b)
+    a = c.array("a", a)
+    b = c.array("b", b, dtype=c.adapter.dtype_name(a))
+    c.same_dtype([("a", a), ("b", b)])
+    a_raw = c.empty(int(a.shape[0]), "int64")
+    b_raw = c.empty(int(b.shape[0]), "int64")
+    na, nb = _core.sorted_search_matches(c.core, c.core_array(a), c.core_array(b), c.core_array(a_raw),
+                                         c.core_array(b_raw), right)
+    # The match flag is the sign bit (search::index_match on int64 outputs).
+    return SortedSearchMatches(c.result(a_raw & _INDEX_MASK), c.result(a_raw < 0), c.result(b_raw & _INDEX_MASK),
+                               c.result(b_raw < 0), int(na), int(nb))
+
+
+def _count(where, count):
+    try:
+        n = int(count)
+    except (TypeError, ValueError):
+        raise TypeError(f"mergepath.{where}: count must be an integer, got {count!r}") from None
+    if n != count:
+        raise TypeError(f"mergepath.{where}: count must be an integer, got {count!r}")
+    if n < 0:
+        raise ValueError(f"mergepath.{where}: count must be >= 0, got {n}")
+    return n
+
+
+def load_balancing_search(count, segment_starts, *, checked=False):
+    """The segment of each work item: ``out[i]`` = the last ``s`` with ``segment_starts[s] <= i``.
+
+    ``count`` items fall into the segments given by ``segment_starts`` (see the module doc).
+    Returns int64 of length ``count``, in the library and on the device of ``segment_starts``.
+    Replaces ``repeat_interleave(arange(S), diff(append(starts, count)))`` and
+    ``searchsorted(starts, arange(count), side="right") - 1``.
+
+    >>> import numpy as np, mergepath
+    >>> mergepath.load_balancing_search(6, np.array([0, 2, 2, 5]))
+    array([0, 0, 2, 2, 2, 3])
+    """
+    where = "load_balancing_search"
+    n = _count(where, count)
+    c = _Call(where, checked, segment_starts=segment_starts)
+    s = c.starts(segment_starts)
+    out = c.empty(n, "int64")
+    _core.load_balancing_search(c.core, n, c.core_array(s), c.core_array(out))
+    return c.result(out)
+
+
+def interval_expand(values, segment_starts, count, *, checked=False):
+    """Repeat each segment's value over its items: ``out[i] = values[segment of i]``.
+
+    ``values`` has one element per segment. Replaces ``np.repeat(values, sizes)`` /
+    ``torch.repeat_interleave(values, sizes)``.
+
+    >>> import numpy as np, mergepath
+    >>> mergepath.interval_expand(np.array([10., 20., 30.]), np.array([0, 1, 1]), 4)
+    array([10., 30., 30., 30.])
+    """
+    where = "interval_expand"
+    n = _count(where, count)
+    c = _Call(where, checked, values=values, segment_starts=segment_starts)
+    v = c.array("values", values)
+    s = c.starts(segment_starts)
+    _check_length(where, "values", v, "segment_starts", int(s.shape[0]))
+    out = c.empty(n, c.adapter.dtype_name(v))
+    _core.interval_expand(c.core, c.core_array(v), n, c.core_array(s), c.core_array(out))
+    return c.result(out)
+
+
+_OPS = {"sum": 0, "min": 1, "max": 2, "prod": 3}
+
+
+def segmented_reduce(values, segment_starts, op="sum", *, checked=False):
+    """Reduce each segment of ``values``: ``op`` is "sum", "min", "max" or "prod".
+
+    Returns one element per segment, of ``values``' dtype (like ``np.add.reduceat``); an empty
+    segment gives the identity (0, 1, +inf / the largest integer for min, -inf / the smallest
+    for max). NaNs propagate through min and max. Float sums may round differently from a
+    sequential loop. Replaces ``np.add.reduceat`` and ``torch.segment_reduce`` /
+    ``scatter_reduce``.
+
+    >>> import numpy as np, mergepath
+    >>> mergepath.segmented_reduce(np.array([1, 2, 3, 4, 5]), np.array([0, 2, 2]), op="sum")
+    array([ 3,  0, 12])
+    """
+    where = "segmented_reduce"
+    if op not in _OPS:
+        raise ValueError(f"mergepath.{where}: op must be one of {', '.join(map(repr, _OPS))}, got {op!r}")
+    c = _Call(where, checked, values=values, segment_starts=segment_starts)
+    v = c.array("values", values)
+    s = c.starts(segment_starts)
+    out = c.empty(int(s.shape[0]), c.adapter.dtype_name(v))
+    _core.segmented_reduce(c.core, c.core_array(v), c.core_array(s), c.core_array(out), _OPS[op])
+    return c.result(out)
+
+
+class EytzingerIndex:
+    """Sorted keys laid out once in Eytzinger (BFS) order, then searched many times.
+
+    Built in the memory of ``sorted_keys`` (host or its GPU; the keys are copied, the input may
+    be freed). ``searchsorted`` gives the same results as ``np.searchsorted(sorted_keys, ...)``,
+    with cache-friendlier probes for large key sets and many unsorted needles.
+
+    >>> import numpy as np, mergepath
+    >>> index = mergepath.EytzingerIndex(np.array([1, 3, 5, 7]))
+    >>> index.searchsorted(np.array([4, 0, 7]), side="left")
+    array([2, 0, 3])
+    """
+
+    def __init__(self, sorted_keys, *, checked=False):
+        where = "EytzingerIndex"
+        c = _Call(where, checked, sorted_keys=sorted_keys)
+        k = c.array("sorted_keys", sorted_keys)
+        self._adapter = c.adapter
+        self._device = c.device
+        self._dtype = c.adapter.dtype_name(k)
+        self._index = _core.eytzinger_index(c.core, c.core_array(k))
+
+    def __len__(self):
+        return self._index.size
+
+    @property
+    def dtype(self):
+        """The keys' dtype name."""
+        return self._dtype
+
+    def searchsorted(self, v, side="left", *, checked=False):
+        """Insertion indices of ``v`` (any order, any shape) into the sorted keys, as np.searchsorted."""
+        where = "EytzingerIndex.searchsorted"
+        right = _side(where, side)
+        c = _Call(where, checked, v=v)
+        if adapter_for(v) is not None and (c.adapter.name != self._adapter.name or c.device != self._device):
+            raise ValueError(
+                f"mergepath.{where}: the index is a {self._adapter.name} index in {_place(self._device)} but v is a "
+                f"{c.adapter.name} array in {_place(c.device)}"
+            )
+        if adapter_for(v) is None:
+            c = _Call(where, checked)
+            c.adapter, c.lib, c.device = self._adapter, self._adapter, self._device
+            stream = self._adapter.stream(self._device) if self._device >= 0 else 0
+            c.core = _core.Call(self._device, stream, bool(checked))
+        scalar, shape = _needle_shape(v)
+        needles = c.array("v", _as_1d(v) if scalar else v, dtype=self._dtype, flatten=True)
+        if c.adapter.dtype_name(needles) != self._dtype:
+            raise TypeError(
+                f"mergepath.{where}: v has dtype {c.adapter.dtype_name(needles)} but the index holds {self._dtype} "
+                "(mixed dtypes)"
+            )
+        out = c.empty(int(needles.shape[0]), "int64")
+        self._index.search(c.core, c.core_array(needles), c.core_array(out), right)
+        if scalar:
+            return out[0]
+        if shape is not None:
+            out = out.reshape(shape)
+        return c.result(out)

@@ -1,0 +1,281 @@
+"""Array adapters: what mergepath needs from each array library.
+
+numpy arrays (and CPU torch tensors) run on the host backend; CuPy arrays and CUDA torch
+tensors run on their device, on the library's current stream. Other GPU arrays that speak
+DLPack (JAX, ...) are viewed as CuPy arrays (zero-copy) and the results handed back through
+their library's ``from_dlpack``.
+"""
+
+import sys
+
+import numpy as np
+
+from . import _core
+
+# The element types mergepath instantiates, by numpy name.
+DTYPE_NAMES = ("int32", "int64", "uint32", "uint64", "float32", "float64")
+_CODES = {name: getattr(_core.DType, name) for name in DTYPE_NAMES}
+_NP_CODES = {np.dtype(name): code for name, code in _CODES.items()}
+_NP_NAMES = {np.dtype(name): name for name in DTYPE_NAMES}  # dtype.name costs microseconds
+INTEGER_NAMES = ("int32", "int64", "uint32", "uint64")
+
+
+def _unsupported(where, name, dtype):
+    return TypeError(
+        f"mergepath.{where}: {name} has dtype {dtype}, which mergepath does not support "
+        f"(supported: {', '.join(DTYPE_NAMES)})"
+    )
+
+
+class _Adapter:
+    """One array library: its arrays' dtype, device, address, and how to make new ones."""
+
+    name = "?"
+
+    def device(self, x):  # -1: host memory
+        raise NotImplementedError
+
+    def stream(self, device):
+        return 0
+
+    def dtype_name(self, x):  # numpy-style name, or None if not one mergepath knows
+        raise NotImplementedError
+
+    def contiguous(self, x):
+        raise NotImplementedError
+
+    def is_contiguous(self, x):
+        raise NotImplementedError
+
+    def address(self, x):
+        raise NotImplementedError
+
+    def empty(self, n, dtype_name, device):
+        raise NotImplementedError
+
+    def copy(self, x):
+        raise NotImplementedError
+
+    def astype(self, x, dtype_name):
+        raise NotImplementedError
+
+    def asarray(self, obj, dtype_name, device):
+        raise NotImplementedError
+
+    def writeable(self, x):
+        return True
+
+    def wrap_result(self, template, x):
+        return x
+
+
+class _Numpy(_Adapter):
+    name = "numpy"
+
+    def device(self, x):
+        return -1
+
+    def dtype_name(self, x):
+        name = _NP_NAMES.get(x.dtype)
+        if name is None and not x.dtype.isnative:
+            name = _NP_NAMES.get(x.dtype.newbyteorder("="))
+        return name
+
+    def contiguous(self, x):
+        if not x.dtype.isnative:
+            x = x.astype(x.dtype.newbyteorder("="))
+        return np.ascontiguousarray(x)
+
+    def is_contiguous(self, x):
+        return x.flags.c_contiguous and x.dtype.isnative
+
+    def address(self, x):
+        return x.__array_interface__["data"][0]
+
+    def empty(self, n, dtype_name, device):
+        return np.empty(n, dtype=dtype_name)
+
+    def copy(self, x):
+        return np.array(x, copy=True, order="C")
+
+    def astype(self, x, dtype_name):
+        return x.astype(dtype_name)
+
+    def asarray(self, obj, dtype_name, device):
+        return np.asarray(obj, dtype=dtype_name)
+
+    def writeable(self, x):
+        return x.flags.writeable
+
+
+class _Cupy(_Adapter):
+    name = "cupy"
+
+    def __init__(self):
+        import cupy
+
+        self.cp = cupy
+
+    def device(self, x):
+        return x.device.id
+
+    def stream(self, device):
+        with self.cp.cuda.Device(device):
+            return self.cp.cuda.get_current_stream().ptr
+
+    def dtype_name(self, x):
+        return _NP_NAMES.get(x.dtype)
+
+    def contiguous(self, x):
+        with self.cp.cuda.Device(x.device.id):
+            return self.cp.ascontiguousarray(x)
+
+    def is_contiguous(self, x):
+        return x.flags.c_contiguous
+
+    def address(self, x):
+        return x.data.ptr
+
+    def empty(self, n, dtype_name, device):
+        with self.cp.cuda.Device(device):
+            return self.cp.empty(n, dtype=dtype_name)
+
+    def copy(self, x):
+        with self.cp.cuda.Device(x.device.id):
+            return self.cp.array(x, copy=True, order="C")
+
+    def astype(self, x, dtype_name):
+        with self.cp.cuda.Device(x.device.id):
+            return x.astype(dtype_name)
+
+    def asarray(self, obj, dtype_name, device):
+        with self.cp.cuda.Device(device):
+            return self.cp.asarray(obj, dtype=dtype_name)
+
+
+class _Torch(_Adapter):
+    name = "torch"
+
+    def __init__(self):
+        import torch
+
+        self.torch = torch
+        names = {}
+        for name in DTYPE_NAMES:
+            t = getattr(torch, name, None)  # uint32 / uint64 exist from torch 2.3
+            if t is not None:
+                names[t] = name
+        self.names = names
+        self.types = {v: k for k, v in names.items()}
+
+    def device(self, x):
+        if x.device.type == "cuda":
+            return x.device.index if x.device.index is not None else self.torch.cuda.current_device()
+        if x.device.type == "cpu":
+            return -1
+        raise ValueError(f"mergepath: torch tensors on '{x.device.type}' are not supported (cpu or cuda only)")
+
+    def stream(self, device):
+        raw = getattr(self.torch._C, "_cuda_getCurrentRawStream", None)  # no Stream object: ~1 us
+        if raw is not None:
+            return raw(device)
+        return self.torch.cuda.current_stream(device).cuda_stream
+
+    def dtype_name(self, x):
+        return self.names.get(x.dtype)
+
+    def contiguous(self, x):
+        return x.contiguous()
+
+    def is_contiguous(self, x):
+        return x.is_contiguous()
+
+    def address(self, x):
+        return x.data_ptr()
+
+    def _device(self, device):
+        return self.torch.device("cpu") if device < 0 else self.torch.device("cuda", device)
+
+    def empty(self, n, dtype_name, device):
+        return self.torch.empty(n, dtype=self.types[dtype_name], device=self._device(device))
+
+    def copy(self, x):
+        return x.detach().clone(memory_format=self.torch.contiguous_format)
+
+    def astype(self, x, dtype_name):
+        return x.to(self.types[dtype_name])
+
+    def asarray(self, obj, dtype_name, device):
+        return self.torch.as_tensor(obj, dtype=self.types[dtype_name], device=self._device(device))
+
+
+class _Foreign(_Cupy):
+    """A GPU array of another library (JAX, ...): viewed through CuPy, results handed back."""
+
+    def __init__(self, module):
+        super().__init__()
+        if module.__name__ == "jaxlib" and "jax" in sys.modules:
+            module = sys.modules["jax"]  # jax arrays are jaxlib types; from_dlpack lives in jax
+        self.module = module
+        self.name = module.__name__
+
+    def device(self, x):
+        if hasattr(x, "__dlpack_device__"):
+            return int(x.__dlpack_device__()[1])
+        return self.cp.asarray(x).device.id
+
+    def wrap_result(self, template, x):
+        for owner in (getattr(self.module, "dlpack", None), getattr(self.module, "numpy", None), self.module):
+            from_dlpack = getattr(owner, "from_dlpack", None) if owner is not None else None
+            if from_dlpack is not None:
+                return from_dlpack(x)
+        return x
+
+
+_adapters = {}
+
+
+def _adapter(key, make):
+    a = _adapters.get(key)
+    if a is None:
+        a = _adapters[key] = make()
+    return a
+
+
+def adapter_for(x):
+    """The adapter of an array object, or None for non-arrays (lists, scalars)."""
+    if isinstance(x, np.ndarray):
+        return _adapter("numpy", _Numpy)
+    module = type(x).__module__.split(".")[0]
+    if module == "cupy":
+        return _adapter("cupy", _Cupy)
+    if module == "torch" and "torch" in sys.modules and isinstance(x, sys.modules["torch"].Tensor):
+        return _adapter("torch", _Torch)
+    if hasattr(x, "__cuda_array_interface__") or _dlpack_on_cuda(x):
+        try:
+            return _adapter(module, lambda: _Foreign(sys.modules[module]))
+        except ImportError:
+            raise TypeError(
+                f"mergepath: {type(x).__module__}.{type(x).__name__} GPU arrays are read through CuPy, "
+                "which is not installed"
+            ) from None
+    if hasattr(x, "__array_interface__") or hasattr(x, "__array__"):
+        return _adapter("numpy", _Numpy)
+    return None
+
+
+def _dlpack_on_cuda(x):
+    f = getattr(x, "__dlpack_device__", None)
+    if f is None:
+        return False
+    try:
+        return int(f()[0]) in (2, 3, 13)  # kDLCUDA, kDLCUDAHost, kDLCUDAManaged
+    except Exception:
+        return False
+
+
+def to_cupy(adapter, x):
+    """A foreign GPU array as a zero-copy CuPy view."""
+    if isinstance(adapter, _Foreign):
+        return adapter.cp.from_dlpack(x) if hasattr(x, "__dlpack__") else adapter.cp.asarray(x)
+    return x

@@ -1,0 +1,88 @@
+"""numpy references and input generators shared by the host and GPU tests."""
+
+import numpy as np
+
+DTYPES = ["int32", "int64", "uint32", "uint64", "float32", "float64"]
+# 0, 1, around the host backend's chunk (2^15) and GPU tile sizes (powers of two times small
+# factors), primes, and one large size.
+SIZES = [0, 1, 2, 17, 255, 256, 257, 1919, 1920, 1921, 4095, 4096, 4097, 32767, 32768, 32769, 100003]
+LARGE = 1 << 21
+
+
+def random_keys(rng, n, dtype, distinct=None, nans=False):
+    """Random keys of dtype; `distinct` limits the number of distinct values (ties)."""
+    dt = np.dtype(dtype)
+    hi = distinct if distinct is not None else max(n, 1) * 4
+    if dt.kind == "f":
+        x = rng.integers(-hi, hi, n).astype(dt) / dt.type(4)
+        if nans and n:
+            x[rng.random(n) < 0.05] = np.nan
+        return x.astype(dt)
+    if dt.kind == "u":
+        x = rng.integers(0, hi, n, dtype=np.uint64)
+        if n and distinct is None:
+            x[rng.random(n) < 0.1] += np.uint64(np.iinfo(dt).max - 4 * hi)  # values near the top
+        return x.astype(dt)
+    x = rng.integers(-hi, hi, n, dtype=np.int64)
+    return x.astype(dt)
+
+
+def stable_order(keys, descending=False):
+    """The stable (descending: stable reverse) sort permutation, NaNs last (first descending)."""
+    if not descending:
+        return np.argsort(keys, kind="stable")
+    n = len(keys)
+    order = np.argsort(keys[::-1], kind="stable")[::-1]
+    return (n - 1 - order).astype(np.int64)
+
+
+def segment_ids(starts, count):
+    return np.searchsorted(starts, np.arange(count), side="right") - 1
+
+
+def random_starts(rng, count, num_segments, empty=True):
+    """Sorted segment starts from 0, with repeats (empty segments) when `empty`."""
+    if num_segments == 0:
+        return np.zeros(0, dtype=np.int64)
+    if empty:
+        s = np.sort(rng.integers(0, count + 1, num_segments))
+    else:
+        s = np.sort(rng.choice(np.arange(1, max(count, 1)), size=min(num_segments, max(count - 1, 0)), replace=False))
+    s = np.asarray(s, dtype=np.int64)
+    if len(s):
+        s[0] = 0
+    return s
+
+
+def segmented_order(keys, starts, descending=False):
+    seg = segment_ids(starts, len(keys)) if len(starts) else np.zeros(len(keys), dtype=np.int64)
+    o1 = stable_order(keys, descending)
+    o2 = np.argsort(seg[o1], kind="stable")
+    return o1[o2]
+
+
+def segmented_reduce(values, starts, op):
+    count = len(values)
+    out = np.empty(len(starts), dtype=values.dtype)
+    ends = np.append(starts[1:], count) if len(starts) else starts
+    f = {"sum": np.add, "prod": np.multiply, "min": np.minimum, "max": np.maximum}[op]
+    for s, (b, e) in enumerate(zip(starts, ends)):
+        if e > b:
+            out[s] = f.reduce(values[b:e])
+        elif op == "sum":
+            out[s] = 0
+        elif op == "prod":
+            out[s] = 1
+        elif values.dtype.kind == "f":
+            out[s] = np.inf if op == "min" else -np.inf
+        else:
+            info = np.iinfo(values.dtype)
+            out[s] = info.max if op == "min" else info.min
+    return out
+
+
+def assert_same(got, want):
+    got = np.asarray(got)
+    assert got.dtype == want.dtype, (got.dtype, want.dtype)
+    assert got.shape == want.shape, (got.shape, want.shape)
+    np.testing.assert_array_equal(got, want)
