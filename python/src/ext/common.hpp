@@ -33,6 +33,18 @@ struct key_greater {
   MERGEPATH_HD bool operator()(const T& a, const T& b) const { return key_less<T>{}(b, a); }
 };
 
+// The same order as mergepath's own comparator where one exists (integer keys): mergepath::sort
+// takes CUB's radix sort for those on a GPU. Floats keep the NaN-last order (and the merge sort).
+template <class K, class Comp>
+auto plain_order(Comp comp) {
+  if constexpr (!std::is_integral_v<K>)
+    return comp;
+  else if constexpr (std::is_same_v<Comp, key_greater<K>>)
+    return mergepath::greater<>{};
+  else
+    return mergepath::less<>{};
+}
+
 // Reductions: NaN propagates through min and max as in numpy (so they stay associative).
 template <class T>
 struct op_sum {

@@ -55,7 +55,7 @@ class sorted_index {
 template <class Tag>
 void merge_op(Tag, const call& c, array a, array b, array a_values, array b_values, array out, array out_values,
               bool descending);
-// In place on keys (and values): mergesort, or locality_sort when `locality`.
+// In place on keys (and values): mergepath::sort, or locality_sort when `locality`.
 template <class Tag>
 void sort_op(Tag, const call& c, array keys, array values, bool descending, bool locality);
 // In place; starts are int64 segment starts (CSR offsets without the last entry; may be empty).

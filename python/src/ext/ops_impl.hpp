@@ -43,7 +43,7 @@ void sort_op(Tag tag, const call& c, array keys, array values, bool descending, 
           if (locality)
             mp::locality_sort(ctx, keys.as<K>(), keys.size, comp);
           else
-            mp::mergesort(ctx, keys.as<K>(), keys.size, comp);
+            mp::sort(ctx, keys.as<K>(), keys.size, plain_order<K>(comp));
           return;
         }
         with_payload_type(values.type, [&](auto v) {
@@ -51,7 +51,7 @@ void sort_op(Tag tag, const call& c, array keys, array values, bool descending, 
           if (locality)
             mp::locality_sort_pairs(ctx, keys.as<K>(), values.as<V>(), keys.size, comp);
           else
-            mp::mergesort_pairs(ctx, keys.as<K>(), values.as<V>(), keys.size, comp);
+            mp::sort_pairs(ctx, keys.as<K>(), values.as<V>(), keys.size, plain_order<K>(comp));
         });
       });
     });
