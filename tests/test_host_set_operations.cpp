@@ -26,8 +26,9 @@ TYPED_TEST(HostSetOperations, MatchStdSetOperations) {
   using Key = typename TypeParam::key;
   using Comp = typename TypeParam::comp;
   for (pair_shape shape : all_pair_shapes())
-    for (auto [na, nb] : set_sizes)
+    for (auto [a_size, b_size] : set_sizes)
       for (int threads : {1, 2, 3}) {
+        const index_t na = a_size, nb = shape == pair_shape::identical ? a_size : b_size;
         SCOPED_TRACE(::testing::Message() << shape << " " << na << " x " << nb << " threads " << threads << " seed "
                                           << base_seed());
         auto in = make_key_pair<Key>(shape, na, nb, case_seed({na, nb, static_cast<int>(shape)}), Comp{});
@@ -50,8 +51,9 @@ TYPED_TEST(HostSetOperations, MatchStdSetOperations) {
 // copies were taken, and they must match std::set_* on the (key, value) pairs ordered by key.
 TEST(HostSetOperationsByKey, ValuesTravelWithTheirKeys) {
   for (pair_shape shape : all_pair_shapes())
-    for (auto [na, nb] : set_sizes)
+    for (auto [a_size, b_size] : set_sizes)
       for (int threads : {1, 2}) {
+        const index_t na = a_size, nb = shape == pair_shape::identical ? a_size : b_size;
         SCOPED_TRACE(::testing::Message() << shape << " " << na << " x " << nb << " seed " << base_seed());
         auto in = make_key_pair<tagged>(shape, na, nb, case_seed({na, nb, 11}), tagged_less{});
         std::vector<int> ak, bk, av, bv;
