@@ -108,6 +108,10 @@ MERGEPATH_HD set_split<Index> set_path(AIt a, Index a_count, BIt b, Index b_coun
 // The walk of std::set_union and its siblings over a[i, a_end) and b[j, b_end): a smaller key is
 // consumed alone, equivalent keys as a pair; emit(from_b, index) for every element op keeps, in
 // output order. Returns how many it emitted. Reads only inside the two ranges, whatever the data.
+// emit may be host-only where the walk runs on the host (the CPU backend's lambdas).
+#if defined(__CUDACC__)
+#pragma nv_exec_check_disable
+#endif
 template <set_op Op, class AIt, class BIt, class Index, class Comp, class Emit>
 MERGEPATH_HD Index serial_set_operation(AIt a, Index i, Index a_end, BIt b, Index j, Index b_end, Comp comp,
                                         Emit emit) {
