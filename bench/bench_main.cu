@@ -56,6 +56,10 @@ const suite suites[] = {
      "load_balancing_search, interval_expand vs thrust::upper_bound and copy; segmented_reduce vs CUB (means 4 .. "
      "1e6); CPU rows",
      bench::run_load_balance_bench, bench::load_balance_summary, &options::load_balance_log2_sizes},
+    {"join",
+     "merge_join / sort_merge_join inner vs copy; set_union .. set_symmetric_difference vs Thrust and copy "
+     "(2^25 + 2^25 int32); CPU rows",
+     bench::run_join_bench, bench::join_summary, &options::join_log2_sizes},
 };
 
 bool wanted(const options& o, const suite& s) {
@@ -192,6 +196,7 @@ bool parse(int argc, char** argv, options& o) {
     o.segmented_sort_log2_sizes = o.log2_sizes;
     o.binary_search_log2_sizes = o.log2_sizes;
     o.load_balance_log2_sizes = o.log2_sizes;
+    o.join_log2_sizes = o.log2_sizes;
   }
   auto keep = [&](std::vector<int>& sizes) {
     std::vector<int> kept;
@@ -204,6 +209,7 @@ bool parse(int argc, char** argv, options& o) {
   keep(o.segmented_sort_log2_sizes);
   keep(o.binary_search_log2_sizes);
   keep(o.load_balance_log2_sizes);
+  keep(o.join_log2_sizes);
   for (const suite& s : suites)
     if (wanted(o, s) && (o.*s.sizes).empty())
       throw usage_error(std::string("no sizes left to run for ") + s.name + " (check --sizes, --min-log2, --max-log2)");

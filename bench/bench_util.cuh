@@ -48,6 +48,7 @@ struct options {
   std::vector<int> binary_search_log2_sizes{26};
   // The load-balancing suite's: 2^26 items (the issue's rows), or --sizes (--quick).
   std::vector<int> load_balance_log2_sizes{26};
+  std::vector<int> join_log2_sizes{25};
   std::vector<std::string> key_types{"int32", "int64"};
   int reps = 20;
   bool reps_given = false;  // without --reps the largest sizes use fewer
@@ -522,6 +523,7 @@ void run_mergesort_bench(bench_context& b);       // bench_mergesort.cu
 void run_segmented_sort_bench(bench_context& b);  // bench_segmented_sort.cu
 void run_binary_search_bench(bench_context& b);   // bench_binary_search.cu
 void run_load_balance_bench(bench_context& b);    // bench_load_balance.cu
+void run_join_bench(bench_context& b);            // bench_join.cu
 
 // A suite's headline from its rows ("" when they are missing); *size_out = the n it speaks of.
 std::string sorted_search_summary(const bench_context& b, index_t* size_out);   // bench_sorted_search.cu
@@ -529,5 +531,6 @@ std::string mergesort_summary(const bench_context& b, index_t* size_out);       
 std::string segmented_sort_summary(const bench_context& b, index_t* size_out);  // bench_segmented_sort.cu
 std::string binary_search_summary(const bench_context& b, index_t* size_out);   // bench_binary_search.cu
 std::string load_balance_summary(const bench_context& b, index_t* size_out);    // bench_load_balance.cu
+std::string join_summary(const bench_context& b, index_t* size_out);            // bench_join.cu
 
 }  // namespace bench
