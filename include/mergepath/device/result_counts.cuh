@@ -12,14 +12,14 @@
 namespace mergepath {
 namespace kernel {
 
-// words[0] = *value (and words[1] = *second, when given), then words[2] = sequence: a count the
+// words[0] = *value, words[1] = *second (0 when second is null), then words[2] = sequence: a count the
 // host waits for (cuda_context::wait_for_result_word). A template only to live in a header.
 template <int = 0>
 __global__ void __launch_bounds__(32) publish_counts_kernel(const index_t* value, const index_t* second,
                                                             std::uint64_t* words, std::uint64_t sequence) {
   if (threadIdx.x != 0) return;
   words[0] = static_cast<std::uint64_t>(*value);
-  if (second) words[1] = static_cast<std::uint64_t>(*second);
+  words[1] = second ? static_cast<std::uint64_t>(*second) : 0;
   __threadfence_system();  // the counts reach the host before the sequence does
   *static_cast<volatile std::uint64_t*>(words + 2) = sequence;
 }
