@@ -138,7 +138,8 @@ void set_rows(bench_context& b, index_t n) {
     index_t thrust_count = 0;
     auto run_thrust = [&] {
       key_type* end = nullptr;
-      if (op == 0) end = thrust::set_union(policy, da.data(), da.data() + n, db.data(), db.data() + n, thrust_out.data());
+      if (op == 0)
+        end = thrust::set_union(policy, da.data(), da.data() + n, db.data(), db.data() + n, thrust_out.data());
       if (op == 1)
         end = thrust::set_intersection(policy, da.data(), da.data() + n, db.data(), db.data() + n, thrust_out.data());
       if (op == 2)
@@ -173,8 +174,8 @@ void set_rows(bench_context& b, index_t n) {
       };
       timing t = b.timer.measure(b.opts.warmup, reps, 1, [&](int) { run_ours(); });
       result_row r = row(std::string("mergepath::") + set_op_names[op], t);
-      r.check = count == thrust_count && download(out.data(), count, b.stream()) ==
-                                             download(thrust_out.data(), thrust_count, b.stream())
+      r.check = count == thrust_count &&
+                        download(out.data(), count, b.stream()) == download(thrust_out.data(), thrust_count, b.stream())
                     ? "ok"
                     : "MISMATCH";
       if (r.check != "ok") b.fail(std::string(set_op_names[op]) + " differs from thrust's");
@@ -218,7 +219,8 @@ void host_rows(bench_context& b) {
         while (ie < a.size() && a[ie] == a[i]) ++ie;
         while (je < bk.size() && bk[je] == bk[j]) ++je;
         for (std::size_t x = i; x < ie; ++x)
-          for (std::size_t y = j; y < je; ++y) ea.push_back(static_cast<std::int32_t>(x)), eb.push_back(static_cast<std::int32_t>(y));
+          for (std::size_t y = j; y < je; ++y)
+            ea.push_back(static_cast<std::int32_t>(x)), eb.push_back(static_cast<std::int32_t>(y));
         i = ie, j = je;
       }
     }
@@ -260,7 +262,8 @@ void host_rows(bench_context& b) {
         if (op == 2) got = mergepath::set_difference(host, a.data(), n, bk.data(), n, out.data());
         if (op == 3) got = mergepath::set_symmetric_difference(host, a.data(), n, bk.data(), n, out.data());
       });
-      const bool ok = got == static_cast<index_t>(count) && std::equal(out.begin(), out.begin() + got, expected.begin());
+      const bool ok =
+          got == static_cast<index_t>(count) && std::equal(out.begin(), out.begin() + got, expected.begin());
       add(std::string("mergepath::") + set_op_names[op], threads, t, static_cast<double>(count), bytes, std_t, ok);
       if (threads == b.info.host_threads) break;
     }

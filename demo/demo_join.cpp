@@ -57,7 +57,8 @@ rows nested_loop_join(mergepath::join_kind kind, const std::vector<int>& a, cons
       if (kind == join_kind::left_anti && in_b.empty()) r.a.push_back(i);
       if (kind == join_kind::left_semi || kind == join_kind::left_anti) continue;
       for (int j : in_b) r.a.push_back(i), r.b.push_back(j);
-      if (in_b.empty() && (kind == join_kind::left || kind == join_kind::full_outer)) r.a.push_back(i), r.b.push_back(-1);
+      if (in_b.empty() && (kind == join_kind::left || kind == join_kind::full_outer))
+        r.a.push_back(i), r.b.push_back(-1);
     }
     if (in_a.empty() && (kind == join_kind::right || kind == join_kind::full_outer))
       for (int j : in_b) r.a.push_back(-1), r.b.push_back(j);

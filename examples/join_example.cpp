@@ -26,11 +26,17 @@ struct where;
 template <>
 struct where<mergepath::host_context> {
   template <class T>
-  static std::vector<T> to(const std::vector<T>& v) { return v; }
+  static std::vector<T> to(const std::vector<T>& v) {
+    return v;
+  }
   template <class T>
-  static std::vector<T> back(const T* p, std::int64_t n) { return std::vector<T>(p, p + n); }
+  static std::vector<T> back(const T* p, std::int64_t n) {
+    return std::vector<T>(p, p + n);
+  }
   template <class T>
-  static T* data(std::vector<T>& v) { return v.data(); }
+  static T* data(std::vector<T>& v) {
+    return v.data();
+  }
 };
 
 template <class Ctx, class Buffers>
@@ -40,8 +46,7 @@ void run(Ctx& ctx, Buffers& on) {
   std::vector<int> order_customer = {4, 1, 7, 1, 9};
   std::vector<int> customer_id = {1, 4, 7, 8};
   auto a = on.to(order_customer), b = on.to(customer_id);
-  auto inner = mergepath::sort_merge_join<mergepath::join_kind::inner, std::int32_t>(
-      ctx, on.data(a), 5, on.data(b), 4);
+  auto inner = mergepath::sort_merge_join<mergepath::join_kind::inner, std::int32_t>(ctx, on.data(a), 5, on.data(b), 4);
   // (order, customer) rows by customer id, then order: (1, 0) (3, 0) (0, 1) (2, 2)
   check(on.back(inner.a_index(), inner.size()) == std::vector<std::int32_t>{1, 3, 0, 2}, "inner a_index");
   check(on.back(inner.b_index(), inner.size()) == std::vector<std::int32_t>{0, 0, 1, 2}, "inner b_index");
@@ -80,7 +85,9 @@ struct device_array {
 struct on_gpu {
   mergepath::cuda_context* ctx;
   template <class T>
-  device_array<T> to(const std::vector<T>& v) { return device_array<T>(v); }
+  device_array<T> to(const std::vector<T>& v) {
+    return device_array<T>(v);
+  }
   template <class T>
   std::vector<T> back(const T* p, std::int64_t n) {
     ctx->synchronize();  // the join's rows are written asynchronously
@@ -89,7 +96,9 @@ struct on_gpu {
     return v;
   }
   template <class T>
-  T* data(device_array<T>& v) { return v.p; }
+  T* data(device_array<T>& v) {
+    return v.p;
+  }
 };
 #endif
 

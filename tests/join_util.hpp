@@ -195,9 +195,9 @@ template <class Index>
     return ::testing::AssertionFailure() << "size " << size << ", expected " << expected.a.size();
   for (std::size_t k = 0; k < expected.a.size(); ++k)
     if (a[k] != expected.a[k] || (has_b && b[k] != expected.b[k]))
-      return ::testing::AssertionFailure() << "row " << k << ": (" << a[k] << ", " << (has_b ? b[k] : 0)
-                                           << "), expected (" << expected.a[k] << ", "
-                                           << (has_b ? expected.b[k] : 0) << ")";
+      return ::testing::AssertionFailure()
+             << "row " << k << ": (" << a[k] << ", " << (has_b ? b[k] : 0) << "), expected (" << expected.a[k] << ", "
+             << (has_b ? expected.b[k] : 0) << ")";
   return ::testing::AssertionSuccess();
 }
 
@@ -268,8 +268,8 @@ std::int64_t run_set_op(set_op op, Ctx& ctx, AIt a, index_t a_count, BIt b, inde
   return -1;
 }
 template <class Ctx, class AK, class AV, class BK, class BV, class OK, class OV, class Comp>
-std::int64_t run_set_op_by_key(set_op op, Ctx& ctx, AK ak, AV av, index_t a_count, BK bk, BV bv, index_t b_count,
-                               OK ok, OV ov, Comp comp) {
+std::int64_t run_set_op_by_key(set_op op, Ctx& ctx, AK ak, AV av, index_t a_count, BK bk, BV bv, index_t b_count, OK ok,
+                               OV ov, Comp comp) {
   switch (op) {
     case set_op::union_:
       return mergepath::set_union_by_key(ctx, ak, av, a_count, bk, bv, b_count, ok, ov, comp);

@@ -33,8 +33,8 @@ TYPED_TEST_SUITE(GpuJoin, join_cases);
 // Around the load-balancing tile (the expansion) and the search's tiles, and large.
 std::vector<std::pair<index_t, index_t>> gpu_join_sizes() {
   const index_t lbs = mergepath::default_transform_lbs_tuning.tile_items();
-  std::vector<std::pair<index_t, index_t>> sizes = {{0, 0},          {0, 5},   {5, 0},          {1, 1},
-                                                    {lbs - 1, lbs + 1}, {lbs, 1}, {3 * lbs + 5, 777}, {1 << 18, 1 << 17}};
+  std::vector<std::pair<index_t, index_t>> sizes = {
+      {0, 0}, {0, 5}, {5, 0}, {1, 1}, {lbs - 1, lbs + 1}, {lbs, 1}, {3 * lbs + 5, 777}, {1 << 18, 1 << 17}};
   std::vector<std::pair<index_t, index_t>> capped;
   for (auto s : sizes)
     if (s.first + s.second <= max_test_size()) capped.push_back(s);
@@ -117,8 +117,8 @@ TEST_F(GpuJoinMisc, JoinArgumentsAndCheckedMode) {
   device_vector<int> a(std::vector<int>{1, 2, 3, 2, 5}), b(std::vector<int>{1, 2});
   expect_invalid_argument([&] { mergepath::merge_join(ctx, a.data(), -1, b.data(), 2); }, "negative");
   expect_invalid_argument([&] { mergepath::merge_join(ctx, static_cast<int*>(nullptr), 3, b.data(), 2); }, "null");
-  expect_invalid_argument([&] { mergepath::merge_join<join_kind::inner, std::int8_t>(ctx, a.data(), 200, b.data(), 2); },
-                          "Index");
+  expect_invalid_argument(
+      [&] { mergepath::merge_join<join_kind::inner, std::int8_t>(ctx, a.data(), 200, b.data(), 2); }, "Index");
   ctx.set_checked(true);
   expect_invalid_argument([&] { mergepath::merge_join(ctx, a.data(), 5, b.data(), 2); }, "a[3]");
   EXPECT_EQ(mergepath::sort_merge_join(ctx, a.data(), 5, b.data(), 2).size(), 3);
@@ -141,9 +141,17 @@ TYPED_TEST_SUITE(GpuSetOperations, set_cases);
 template <class Key>
 std::vector<std::pair<index_t, index_t>> gpu_set_sizes() {
   const index_t tile = mergepath::set_operation_tuning_for(sizeof(Key)).tile_items();
-  std::vector<std::pair<index_t, index_t>> sizes = {
-      {0, 0}, {0, 5}, {5, 0}, {1, 1}, {tile - 1, 0}, {tile, 1}, {tile / 2, tile / 2 + 1}, {2 * tile + 3, 1000},
-      {1 << 18, 1 << 17}, {3, 1 << 18}, {(1 << 20) + 3, 1 << 20}};
+  std::vector<std::pair<index_t, index_t>> sizes = {{0, 0},
+                                                    {0, 5},
+                                                    {5, 0},
+                                                    {1, 1},
+                                                    {tile - 1, 0},
+                                                    {tile, 1},
+                                                    {tile / 2, tile / 2 + 1},
+                                                    {2 * tile + 3, 1000},
+                                                    {1 << 18, 1 << 17},
+                                                    {3, 1 << 18},
+                                                    {(1 << 20) + 3, 1 << 20}};
   std::vector<std::pair<index_t, index_t>> capped;
   for (auto s : sizes)
     if (s.first + s.second <= max_test_size()) capped.push_back(s);

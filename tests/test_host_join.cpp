@@ -27,8 +27,8 @@ using join_cases = ::testing::Types<join_case<std::int32_t, mergepath::less<>, s
                                     join_case<tagged, tagged_less, std::int64_t>>;
 TYPED_TEST_SUITE(HostJoin, join_cases);
 
-const std::pair<index_t, index_t> join_sizes[] = {{0, 0}, {0, 5}, {5, 0}, {1, 1}, {7, 100}, {1000, 999},
-                                                   {(1 << 15) + 1, (1 << 15) - 1}, {1 << 17, 1 << 16}};
+const std::pair<index_t, index_t> join_sizes[] = {
+    {0, 0}, {0, 5}, {5, 0}, {1, 1}, {7, 100}, {1000, 999}, {(1 << 15) + 1, (1 << 15) - 1}, {1 << 17, 1 << 16}};
 const int thread_counts[] = {1, 2, 3};
 
 template <join_kind Kind, class Index, class Key, class Comp>
@@ -56,12 +56,14 @@ TYPED_TEST(HostJoin, MergeJoinMatchesReference) {
         if (shape == pair_shape::few_distinct && na * nb > (index_t{1} << 24)) {
           continue;  // the reference's time
         }
-        SCOPED_TRACE(::testing::Message() << shape << " " << na << " x " << nb << " threads " << threads << " seed "
-                                          << base_seed());
+        SCOPED_TRACE(::testing::Message()
+                     << shape << " " << na << " x " << nb << " threads " << threads << " seed " << base_seed());
         auto in = make_key_pair<Key>(shape, na, nb, case_seed({na, nb, static_cast<int>(shape)}), Comp{});
         for (join_kind kind : all_join_kinds()) {
           SCOPED_TRACE(::testing::Message() << kind);
-          with_join_kind(kind, [&](auto k) { check_join<decltype(k)::value, typename TypeParam::index>(in, threads, false, Comp{}); });
+          with_join_kind(kind, [&](auto k) {
+            check_join<decltype(k)::value, typename TypeParam::index>(in, threads, false, Comp{});
+          });
         }
       }
 }
@@ -80,7 +82,8 @@ TYPED_TEST(HostJoin, SortMergeJoinMatchesReferenceAndLeavesInputs) {
       const auto before = in;
       for (join_kind kind : all_join_kinds()) {
         SCOPED_TRACE(::testing::Message() << kind);
-        with_join_kind(kind, [&](auto k) { check_join<decltype(k)::value, typename TypeParam::index>(in, 2, true, Comp{}); });
+        with_join_kind(kind,
+                       [&](auto k) { check_join<decltype(k)::value, typename TypeParam::index>(in, 2, true, Comp{}); });
       }
       ASSERT_TRUE(ranges_equal(before.a, in.a));
       ASSERT_TRUE(ranges_equal(before.b, in.b));
@@ -109,8 +112,7 @@ TEST(HostJoinArguments, BadArgumentsThrow) {
   std::vector<int> a = {1, 2, 3}, b = {2, 3};
   expect_invalid_argument([&] { mergepath::merge_join(ctx, a.data(), -1, b.data(), 2); }, "negative");
   expect_invalid_argument([&] { mergepath::merge_join(ctx, static_cast<int*>(nullptr), 3, b.data(), 2); }, "null");
-  expect_invalid_argument([&] { mergepath::sort_merge_join(ctx, a.data(), 3, static_cast<int*>(nullptr), 2); },
-                          "null");
+  expect_invalid_argument([&] { mergepath::sort_merge_join(ctx, a.data(), 3, static_cast<int*>(nullptr), 2); }, "null");
   // An Index too narrow for the row counts (int8_t holds at most 127 rows).
   std::vector<int> many(200, 1);
   expect_invalid_argument(

@@ -19,8 +19,9 @@ using set_cases = ::testing::Types<keys_case<std::int32_t, mergepath::less<>>,
                                    keys_case<std::int64_t, mergepath::greater<>>, keys_case<tagged, tagged_less>>;
 TYPED_TEST_SUITE(HostSetOperations, set_cases);
 
-const std::pair<index_t, index_t> set_sizes[] = {{0, 0}, {0, 5}, {5, 0}, {1, 1}, {7, 100}, {1000, 999},
-                                                  {(1 << 15) + 1, (1 << 15) - 1}, {1 << 17, 1 << 16}, {3, 1 << 17}};
+const std::pair<index_t, index_t> set_sizes[] = {
+    {0, 0},      {0, 5}, {5, 0}, {1, 1}, {7, 100}, {1000, 999}, {(1 << 15) + 1, (1 << 15) - 1}, {1 << 17, 1 << 16},
+    {3, 1 << 17}};
 
 TYPED_TEST(HostSetOperations, MatchStdSetOperations) {
   using Key = typename TypeParam::key;
@@ -29,8 +30,8 @@ TYPED_TEST(HostSetOperations, MatchStdSetOperations) {
     for (auto [a_size, b_size] : set_sizes)
       for (int threads : {1, 2, 3}) {
         const index_t na = a_size, nb = shape == pair_shape::identical ? a_size : b_size;
-        SCOPED_TRACE(::testing::Message() << shape << " " << na << " x " << nb << " threads " << threads << " seed "
-                                          << base_seed());
+        SCOPED_TRACE(::testing::Message()
+                     << shape << " " << na << " x " << nb << " threads " << threads << " seed " << base_seed());
         auto in = make_key_pair<Key>(shape, na, nb, case_seed({na, nb, static_cast<int>(shape)}), Comp{});
         host_context ctx(threads);
         for (set_op op : all_set_ops()) {
@@ -64,9 +65,8 @@ TEST(HostSetOperationsByKey, ValuesTravelWithTheirKeys) {
           SCOPED_TRACE(::testing::Message() << op);
           auto expected = reference_set_op(op, in.a, in.b, tagged_less{});
           std::vector<int> ok(ak.size() + bk.size()), ov(ak.size() + bk.size());
-          const std::int64_t n =
-              run_set_op_by_key(op, ctx, ak.data(), av.data(), na, bk.data(), bv.data(), nb, ok.data(), ov.data(),
-                                mergepath::less<>{});
+          const std::int64_t n = run_set_op_by_key(op, ctx, ak.data(), av.data(), na, bk.data(), bv.data(), nb,
+                                                   ok.data(), ov.data(), mergepath::less<>{});
           ASSERT_EQ(n, static_cast<std::int64_t>(expected.size()));
           for (std::size_t k = 0; k < expected.size(); ++k)
             ASSERT_EQ((tagged{ok[k], ov[k]}), expected[k]) << "at " << k;
@@ -93,8 +93,8 @@ TEST(HostSetOperationsArguments, BadArgumentsThrow) {
   host_context ctx;
   std::vector<int> a = {1, 2}, out(4);
   expect_invalid_argument([&] { mergepath::set_union(ctx, a.data(), -1, a.data(), 2, out.data()); }, "negative");
-  expect_invalid_argument([&] { mergepath::set_intersection(ctx, a.data(), 2, static_cast<int*>(nullptr), 2, out.data()); },
-                          "null");
+  expect_invalid_argument(
+      [&] { mergepath::set_intersection(ctx, a.data(), 2, static_cast<int*>(nullptr), 2, out.data()); }, "null");
   expect_invalid_argument([&] { mergepath::set_difference(ctx, a.data(), 2, a.data(), 2, static_cast<int*>(nullptr)); },
                           "null");
   expect_invalid_argument(
@@ -124,8 +124,8 @@ TEST(HostSetOperationsUnchecked, UnsortedInputStaysInBounds) {
     host_context ctx(threads);
     for (set_op op : all_set_ops()) {
       std::vector<int> out(static_cast<std::size_t>(mergepath::detail::set_output_capacity(op, n, n / 2)));
-      const auto written = run_set_op(op, ctx, checked_view(a), n, checked_view(b), n / 2, checked_view(out),
-                                      mergepath::less<>{});
+      const auto written =
+          run_set_op(op, ctx, checked_view(a), n, checked_view(b), n / 2, checked_view(out), mergepath::less<>{});
       EXPECT_LE(written, static_cast<std::int64_t>(out.size()));
     }
   }

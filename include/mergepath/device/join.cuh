@@ -91,16 +91,15 @@ join_result<cuda_context, Index> join_sorted(cuda_context& ctx, AIt a, index_t a
   MERGEPATH_CUDA_CHECK(cudaMemsetAsync(counts.data() + a_count, 0, sizeof(Index), ctx.stream()));
   launch_sorted_search<search_policy, bounds::upper, search::index, search::none>(
       ctx, a, a_count, b, b_count,
-      detail::equality_count_output<const Index*, Index*, detail::join_row_count<Kind, Index>>{lower.data(),
-                                                                                               counts.data(), {}},
+      detail::equality_count_output<const Index*, Index*, detail::join_row_count<Kind, Index>>{
+          lower.data(), counts.data(), {}},
       nullptr, comp);
   auto a_starts = ctx.allocate<index_t>(a_count + 1);
   exclusive_scan(ctx, static_cast<const Index*>(counts.data()), a_count, a_starts.data());
   auto lone_b_before = ctx.allocate<index_t>(lone_b ? b_count + 1 : 0);
   if constexpr (lone_b) {
     auto flags = ctx.allocate<Index>(b_count + 1);
-    for_each_index(ctx,
-                   kernel::lone_b_flags<AIt, BIt, Index, Comp>{a, b, upper.data(), b_count, flags.data(), comp},
+    for_each_index(ctx, kernel::lone_b_flags<AIt, BIt, Index, Comp>{a, b, upper.data(), b_count, flags.data(), comp},
                    b_count + 1);
     exclusive_scan(ctx, static_cast<const Index*>(flags.data()), b_count, lone_b_before.data());
   }
@@ -117,11 +116,11 @@ join_result<cuda_context, Index> join_sorted(cuda_context& ctx, AIt a, index_t a
             a, b, b_count, lower.data(), lone_b_before.data(), a_rows, b_rows, a_out.data(), b_out.data(), comp},
         a_total, static_cast<const index_t*>(a_starts.data()), a_count);
   if constexpr (lone_b)
-    for_each_index(ctx,
-                   detail::lone_b_writer<Index, AIt, BIt, BRows, Comp>{a, b, upper.data(), a_starts.data(),
-                                                                       lone_b_before.data(), b_rows, a_out.data(),
-                                                                       b_out.data(), comp},
-                   b_count);
+    for_each_index(
+        ctx,
+        detail::lone_b_writer<Index, AIt, BIt, BRows, Comp>{a, b, upper.data(), a_starts.data(), lone_b_before.data(),
+                                                            b_rows, a_out.data(), b_out.data(), comp},
+        b_count);
   return {total, std::move(a_out), std::move(b_out), detail::has_b_index(Kind)};
 }
 
@@ -141,14 +140,14 @@ struct sorted_rows {
 }  // namespace device
 
 template <join_kind Kind = join_kind::inner, class Index = std::int64_t, class AIt, class BIt, class Comp = less<>>
-join_result<cuda_context, Index> merge_join(cuda_context& ctx, AIt a, std::int64_t a_count, BIt b,
-                                            std::int64_t b_count, Comp comp = {}) {
+join_result<cuda_context, Index> merge_join(cuda_context& ctx, AIt a, std::int64_t a_count, BIt b, std::int64_t b_count,
+                                            Comp comp = {}) {
   detail::require_range("merge_join", "a", a, a_count);
   detail::require_range("merge_join", "b", b, b_count);
   detail::require_join_index<Index>("merge_join", a_count, b_count);
   device::check_merge_inputs(ctx, "merge_join", a, a_count, b, b_count, comp);
-  return device::join_sorted<Kind, Index>(ctx, a, a_count, b, b_count, detail::identity_rows{},
-                                          detail::identity_rows{}, comp);
+  return device::join_sorted<Kind, Index>(ctx, a, a_count, b, b_count, detail::identity_rows{}, detail::identity_rows{},
+                                          comp);
 }
 
 template <join_kind Kind = join_kind::inner, class Index = std::int64_t, class AIt, class BIt, class Comp = less<>>

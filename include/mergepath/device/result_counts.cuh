@@ -15,8 +15,8 @@ namespace kernel {
 // words[0] = *value, words[1] = *second (0 when second is null), then words[2] = sequence: a count the
 // host waits for (cuda_context::wait_for_result_word). A template only to live in a header.
 template <int = 0>
-__global__ void __launch_bounds__(32) publish_counts_kernel(const index_t* value, const index_t* second,
-                                                            std::uint64_t* words, std::uint64_t sequence) {
+__global__ void __launch_bounds__(32)
+    publish_counts_kernel(const index_t* value, const index_t* second, std::uint64_t* words, std::uint64_t sequence) {
   if (threadIdx.x != 0) return;
   words[0] = static_cast<std::uint64_t>(*value);
   words[1] = second ? static_cast<std::uint64_t>(*second) : 0;

@@ -3,9 +3,8 @@
 // for the total only, published as soon as the scan ends, while the writing runs on.
 #pragma once
 
-#include <cub/device/device_scan.cuh>
-
 #include <cstddef>
+#include <cub/device/device_scan.cuh>
 
 #include "../context.hpp"
 #include "../error.hpp"
@@ -46,20 +45,20 @@ index_t set_operation(cuda_context& ctx, AKeys a_keys, AVals a_vals, index_t a_c
   detail::launch("set_partition_kernel", kernel::set_partition_kernel<AKeys, BKeys, Comp>,
                  static_cast<unsigned>(detail::ceil_div<index_t>(num_tiles + 1, threads)), threads, 0, ctx.stream(),
                  a_keys, a_count, b_keys, b_count, index_t{tile_items}, num_tiles + 1, splits.data(), comp);
-  detail::launch("set_operation_tile_kernel",
-                 kernel::set_operation_tile_kernel<Policy, Op, false, AKeys, AVals, BKeys, BVals, OutKeys, OutVals,
-                                                   Comp>,
-                 static_cast<unsigned>(num_tiles), Policy::tuning.block_threads, 0, ctx.stream(), a_keys, a_vals,
-                 b_keys, b_vals, static_cast<const set_split<index_t>*>(splits.data()), num_tiles, counts.data(),
-                 capacity, out_keys, out_vals, comp);
+  detail::launch(
+      "set_operation_tile_kernel",
+      kernel::set_operation_tile_kernel<Policy, Op, false, AKeys, AVals, BKeys, BVals, OutKeys, OutVals, Comp>,
+      static_cast<unsigned>(num_tiles), Policy::tuning.block_threads, 0, ctx.stream(), a_keys, a_vals, b_keys, b_vals,
+      static_cast<const set_split<index_t>*>(splits.data()), num_tiles, counts.data(), capacity, out_keys, out_vals,
+      comp);
   exclusive_scan(ctx, static_cast<const index_t*>(counts.data()), num_tiles, offsets.data());
   const std::uint64_t sequence = publish_counts(ctx, offsets.data() + num_tiles);  // the total
-  detail::launch("set_operation_tile_kernel",
-                 kernel::set_operation_tile_kernel<Policy, Op, true, AKeys, AVals, BKeys, BVals, OutKeys, OutVals,
-                                                   Comp>,
-                 static_cast<unsigned>(num_tiles), Policy::tuning.block_threads, 0, ctx.stream(), a_keys, a_vals,
-                 b_keys, b_vals, static_cast<const set_split<index_t>*>(splits.data()), num_tiles, offsets.data(),
-                 capacity, out_keys, out_vals, comp);
+  detail::launch(
+      "set_operation_tile_kernel",
+      kernel::set_operation_tile_kernel<Policy, Op, true, AKeys, AVals, BKeys, BVals, OutKeys, OutVals, Comp>,
+      static_cast<unsigned>(num_tiles), Policy::tuning.block_threads, 0, ctx.stream(), a_keys, a_vals, b_keys, b_vals,
+      static_cast<const set_split<index_t>*>(splits.data()), num_tiles, offsets.data(), capacity, out_keys, out_vals,
+      comp);
   return detail::min_of(wait_for_counts(ctx, sequence).first, capacity);
 }
 

@@ -64,7 +64,8 @@ join_result<host_context, Index> join_sorted(host_context& ctx, AIt a, index_t a
       detail::equality_count_output<const Index*, index_t*, detail::join_row_count<Kind, Index>>{
           lower.data(), a_starts.data(), {}},
       nullptr, comp);
-  const index_t a_total = exclusive_scan(ctx, a_count, [&](index_t i) { return a_starts[i]; }, a_starts.data());
+  const index_t a_total = exclusive_scan(
+      ctx, a_count, [&](index_t i) { return a_starts[i]; }, a_starts.data());
   std::vector<index_t> lone_b_before(lone_b ? static_cast<std::size_t>(b_count) + 1 : 0);
   index_t b_total = 0;
   if constexpr (lone_b)
@@ -103,8 +104,8 @@ struct sorted_rows {
 }  // namespace host
 
 template <join_kind Kind = join_kind::inner, class Index = std::int64_t, class AIt, class BIt, class Comp = less<>>
-join_result<host_context, Index> merge_join(host_context& ctx, AIt a, std::int64_t a_count, BIt b,
-                                            std::int64_t b_count, Comp comp = {}) {
+join_result<host_context, Index> merge_join(host_context& ctx, AIt a, std::int64_t a_count, BIt b, std::int64_t b_count,
+                                            Comp comp = {}) {
   detail::require_range("merge_join", "a", a, a_count);
   detail::require_range("merge_join", "b", b, b_count);
   detail::require_join_index<Index>("merge_join", a_count, b_count);

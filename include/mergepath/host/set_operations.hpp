@@ -24,8 +24,8 @@ template <class Vals>
 constexpr bool has_values = !std::is_same_v<Vals, std::nullptr_t>;
 
 template <set_op Op, class AKeys, class AVals, class BKeys, class BVals, class OutKeys, class OutVals, class Comp>
-index_t set_operation(const host_context& ctx, AKeys a_keys, AVals a_vals, index_t a_count, BKeys b_keys,
-                      BVals b_vals, index_t b_count, OutKeys out_keys, OutVals out_vals, Comp comp) {
+index_t set_operation(const host_context& ctx, AKeys a_keys, AVals a_vals, index_t a_count, BKeys b_keys, BVals b_vals,
+                      index_t b_count, OutKeys out_keys, OutVals out_vals, Comp comp) {
   const index_t total = a_count + b_count;
   const index_t chunks = chunk_count(ctx, total);
   std::vector<set_split<index_t>> splits(static_cast<std::size_t>(chunks) + 1);

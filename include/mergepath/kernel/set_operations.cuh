@@ -3,9 +3,8 @@
 // writing it: keys in shared memory, a set_path point per thread, each thread's walk.
 #pragma once
 
-#include <cub/block/block_scan.cuh>
-
 #include <cstddef>
+#include <cub/block/block_scan.cuh>
 #include <type_traits>
 
 #include "../detail/config.hpp"
@@ -57,8 +56,8 @@ __global__ void __launch_bounds__(Policy::tuning.block_threads)
 
   const Key* a = keys;
   const Key* b = keys + a_count;
-  points[threadIdx.x] = set_path(a, a_count, b, b_count, detail::min_of(static_cast<int>(threadIdx.x) * items,
-                                                                       a_count + b_count), comp);
+  points[threadIdx.x] =
+      set_path(a, a_count, b, b_count, detail::min_of(static_cast<int>(threadIdx.x) * items, a_count + b_count), comp);
   if (threadIdx.x == 0) points[threads] = {a_count, b_count};
   __syncthreads();
   const set_split<int> p0 = points[threadIdx.x], p1 = points[threadIdx.x + 1];

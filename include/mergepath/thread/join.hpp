@@ -85,8 +85,8 @@ struct join_row_writer {
   AIt a;
   BIt b;
   index_t b_count;
-  const Index* lower;             // lower bound of a[i] in b
-  const index_t* lone_b_before;   // lone b rows before b[j], j <= b_count (keeps_lone_b kinds)
+  const Index* lower;            // lower bound of a[i] in b
+  const index_t* lone_b_before;  // lone b rows before b[j], j <= b_count (keeps_lone_b kinds)
   ARows a_rows;
   BRows b_rows;
   Index* a_out;
@@ -116,8 +116,8 @@ template <class Index, class AIt, class BIt, class BRows, class Comp>
 struct lone_b_writer {
   AIt a;
   BIt b;
-  const Index* upper;             // upper bound of b[j] in a
-  const index_t* a_starts;        // output rows of the a rows before a[i], i <= a_count
+  const Index* upper;       // upper bound of b[j] in a
+  const index_t* a_starts;  // output rows of the a rows before a[i], i <= a_count
   const index_t* lone_b_before;
   BRows b_rows;
   Index* a_out;

@@ -95,7 +95,7 @@ MERGEPATH_HD set_split<Index> set_path(AIt a, Index a_count, BIt b, Index b_coun
   const Index j = diag - i;
   const bool next_a = i < a_count && (j >= b_count || !comp(b[j], a[i]));
   if (!next_a && j >= b_count) return {i, j};  // all consumed
-  const auto x = next_a ? a[i] : b[j];  // the key of the run the split may cut
+  const auto x = next_a ? a[i] : b[j];         // the key of the run the split may cut
   const Index a_lo = detail::run_start_before(a, i, x, comp), b_lo = detail::run_start_before(b, j, x, comp);
   const Index m = detail::run_end_after(a, i, a_count, x, comp) - a_lo;
   const Index n = detail::run_end_after(b, j, b_count, x, comp) - b_lo;
