@@ -33,6 +33,7 @@ using bench::suite;
 const std::reference_wrapper<const suite> suites[] = {
     bench::merge_suite,          bench::sorted_search_suite, bench::mergesort_suite,
     bench::segmented_sort_suite, bench::binary_search_suite, bench::load_balance_suite,
+    bench::join_suite,
 };
 
 bool wanted(const options& o, const suite& s) {
@@ -169,6 +170,7 @@ bool parse(int argc, char** argv, options& o) {
     o.segmented_sort_log2_sizes = o.log2_sizes;
     o.binary_search_log2_sizes = o.log2_sizes;
     o.load_balance_log2_sizes = o.log2_sizes;
+    o.join_log2_sizes = o.log2_sizes;
   }
   auto keep = [&](std::vector<int>& sizes) {
     std::vector<int> kept;
@@ -181,6 +183,7 @@ bool parse(int argc, char** argv, options& o) {
   keep(o.segmented_sort_log2_sizes);
   keep(o.binary_search_log2_sizes);
   keep(o.load_balance_log2_sizes);
+  keep(o.join_log2_sizes);
   for (const suite& s : suites)
     if (wanted(o, s) && (o.*s.sizes).empty())
       throw usage_error(std::string("no sizes left to run for ") + s.name + " (check --sizes, --min-log2, --max-log2)");

@@ -52,6 +52,7 @@ struct options {
   std::vector<int> binary_search_log2_sizes{26};
   // The load-balancing suite's: 2^26 items (the issue's rows), or --sizes (--quick).
   std::vector<int> load_balance_log2_sizes{26};
+  std::vector<int> join_log2_sizes{25};
   std::vector<std::string> key_types{"int32", "int64"};
   int reps = 20;
   bool reps_given = false;  // without --reps the largest sizes use fewer
@@ -633,5 +634,6 @@ extern const suite mergesort_suite;       // bench_mergesort.cu
 extern const suite segmented_sort_suite;  // bench_segmented_sort.cu
 extern const suite binary_search_suite;   // bench_binary_search.cu
 extern const suite load_balance_suite;    // bench_load_balance.cu
+extern const suite join_suite;            // bench_join.cu
 
 }  // namespace bench

@@ -209,5 +209,6 @@ void demo_segmented_sort(backend& be);  // demo_segmented_sort.cpp
 void demo_segsort_stats(backend& be);   // demo_segmented_sort.cpp
 void demo_binary_search(backend& be);   // demo_binary_search.cpp
 void demo_load_balance(backend& be);    // demo_load_balance.cpp
+void demo_join(backend& be);            // demo_join.cpp
 
 }  // namespace demo

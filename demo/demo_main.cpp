@@ -27,6 +27,8 @@ const demo::demonstration demonstrations[] = {
      demo::demo_binary_search},
     {"load_balance", "load-balancing search of 20 segments; interval_expand and segmented_reduce on them",
      demo::demo_load_balance},
+    {"join", "orders joined to customers, every join_kind as a table; the four set operations on two multisets",
+     demo::demo_join},
 };
 
 void print_help() {

@@ -3,7 +3,7 @@
 // to a few tiles; for sorted_search more than 2^31 elements and every size up to two tiles; for
 // mergesort more than 2^31 keys and every size up to two blocksort tiles; for segmented_sort more
 // than 2^31 keys in segments; for binary_search, batch_search and the Eytzinger tree a haystack of
-// more than 2^31 keys.
+// more than 2^31 keys; for merge_join more than 2^31 output rows.
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
@@ -567,6 +567,63 @@ TEST_F(GpuLoadBalanceLarge, MoreThanTwoToThe31Items) {
     for (index_t i = starts[s]; i < end; ++i) expected += i % 7;
     ASSERT_EQ(got[s], expected) << "segment " << s;
   }
+}
+
+// ---------------------------------------------------------------------------------------------
+// merge_join
+
+class GpuJoinLarge : public gpu_test {};
+
+// Counts the rows of a full outer join of a = {1, 5 x na5, 9} and b = {5 x nb5, 7} that differ
+// from the expected: (0, -1), then every pair of the 5s in order, then (-1, nb5), then (na5 + 1, -1).
+struct check_join_row {
+  const std::int64_t* a_index;
+  const std::int64_t* b_index;
+  std::int64_t na5, nb5, size;
+  unsigned long long* wrong;
+  __device__ void operator()(index_t k) const {
+    std::int64_t i = -1, j = -1;
+    if (k == 0) {
+      i = 0;
+    } else if (k <= na5 * nb5) {
+      i = 1 + (k - 1) / nb5, j = (k - 1) % nb5;
+    } else if (k == na5 * nb5 + 1) {
+      j = nb5;
+    } else {
+      i = na5 + 1;
+    }
+    if (a_index[k] != i || b_index[k] != j) atomicAdd(wrong, 1ull);
+  }
+};
+
+template <class F>
+__global__ void for_each_row_kernel(F f, index_t count) {
+  for (index_t k = blockIdx.x * static_cast<index_t>(blockDim.x) + threadIdx.x; k < count;
+       k += static_cast<index_t>(gridDim.x) * blockDim.x)
+    f(k);
+}
+
+// One key group of 47000 x 46000 rows: more than 2^31 output rows (34.6 GB of int64 indices).
+TEST_F(GpuJoinLarge, MoreThanTwoToThe31Rows) {
+  const std::int64_t na5 = 47000, nb5 = 46000, rows = na5 * nb5 + 3;
+  std::size_t free_bytes = 0, total_bytes = 0;
+  MERGEPATH_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+  const std::size_t needed = 16 * static_cast<std::size_t>(rows) + (std::size_t{256} << 20);
+  if (free_bytes < needed) GTEST_SKIP() << "needs " << needed << " bytes of GPU memory, " << free_bytes << " free";
+  std::vector<int> a(static_cast<std::size_t>(na5), 5), b(static_cast<std::size_t>(nb5), 5);
+  a.insert(a.begin(), 1), a.push_back(9), b.push_back(7);
+  device_vector<int> da(a), db(b);
+  mergepath::cuda_context ctx;
+  auto r = mergepath::merge_join<mergepath::join_kind::full_outer, std::int64_t>(
+      ctx, da.data(), static_cast<index_t>(a.size()), db.data(), static_cast<index_t>(b.size()));
+  ASSERT_EQ(r.size(), rows);
+  ASSERT_GT(r.size(), index_t{1} << 31);
+  device_vector<unsigned long long> wrong(std::vector<unsigned long long>{0});
+  for_each_row_kernel<<<4096, 256, 0, ctx.stream()>>>(
+      check_join_row{r.a_index(), r.b_index(), na5, nb5, rows, wrong.data()}, rows);
+  MERGEPATH_CUDA_CHECK(cudaGetLastError());
+  ctx.synchronize();
+  EXPECT_EQ(wrong.download()[0], 0u) << "rows that differ from the expected";
 }
 
 }  // namespace

@@ -1,0 +1,166 @@
+// merge_join and sort_merge_join on a cuda_context (join.hpp documents them): the sorted searches,
+// a scan of each a row's output rows, the totals published to the host (the one wait), then
+// transform_lbs writing the pairs and a kernel writing the lone b rows.
+#pragma once
+
+#include <type_traits>
+
+#include "../context.hpp"
+#include "../error.hpp"
+#include "../functional.hpp"
+#include "../thread/join.hpp"
+#include "../tuning/load_balance.hpp"
+#include "../tuning/sorted_search.hpp"
+#include "check_sorted.cuh"
+#include "load_balance.cuh"
+#include "mergesort.cuh"
+#include "result_counts.cuh"
+#include "set_operations.cuh"
+#include "sorted_search.cuh"
+
+namespace mergepath {
+namespace detail {
+template <class T>
+struct owned_array<cuda_context, T> {
+  using type = temp_buffer<T>;
+};
+}  // namespace detail
+
+namespace kernel {
+
+// f(i) for every i in [0, count).
+template <class F>
+__global__ void for_each_index_kernel(F f, index_t count) {
+  for (index_t i = blockIdx.x * static_cast<index_t>(blockDim.x) + threadIdx.x; i < count;
+       i += static_cast<index_t>(gridDim.x) * blockDim.x)
+    f(i);
+}
+
+// flags[j] = 1 for each lone b row (thread/join.hpp), flags[b_count] = 0 (for the scan).
+template <class AIt, class BIt, class Index, class Comp>
+struct lone_b_flags {
+  AIt a;
+  BIt b;
+  const Index* upper;
+  index_t b_count;
+  Index* flags;
+  Comp comp;
+  __device__ void operator()(index_t j) const {
+    flags[j] = j < b_count && detail::is_lone_b(a, b, j, static_cast<index_t>(upper[j]), comp);
+  }
+};
+
+// keys[i] = x[i], rows[i] = i: the copies sort_merge_join sorts.
+template <class It, class Key, class Index>
+struct copy_with_rows {
+  It x;
+  Key* keys;
+  Index* rows;
+  __device__ void operator()(index_t i) const {
+    keys[i] = x[i];
+    rows[i] = static_cast<Index>(i);
+  }
+};
+
+}  // namespace kernel
+
+namespace device {
+
+template <class F>
+void for_each_index(cuda_context& ctx, F f, index_t count) {
+  if (count == 0) return;
+  constexpr int threads = 256;
+  const index_t blocks = detail::min_of<index_t>(detail::ceil_div<index_t>(count, threads),
+                                                 16 * static_cast<index_t>(ctx.props().multiProcessorCount));
+  detail::launch("for_each_index_kernel", kernel::for_each_index_kernel<F>, static_cast<unsigned>(blocks), threads, 0,
+                 ctx.stream(), f, count);
+}
+
+template <join_kind Kind, class Index, class AIt, class BIt, class ARows, class BRows, class Comp>
+join_result<cuda_context, Index> join_sorted(cuda_context& ctx, AIt a, index_t a_count, BIt b, index_t b_count,
+                                             ARows a_rows, BRows b_rows, Comp comp) {
+  constexpr bool lone_b = detail::keeps_lone_b(Kind);
+  using search_policy = default_sorted_search_policy<kernel::value_of<AIt>>;
+  // The lower bound of each a in b and (lone_b) the upper bound of each b in a.
+  auto lower = ctx.allocate<Index>(a_count);
+  auto upper = ctx.allocate<Index>(lone_b ? b_count : 0);
+  launch_sorted_search<search_policy, bounds::lower, search::index, lone_b ? search::index : search::none>(
+      ctx, a, a_count, b, b_count, lower.data(), upper.data(), comp);
+  // Each a row's output rows from its upper bound (counts[a_count] = 0), then their offsets.
+  auto counts = ctx.allocate<Index>(a_count + 1);
+  MERGEPATH_CUDA_CHECK(cudaMemsetAsync(counts.data() + a_count, 0, sizeof(Index), ctx.stream()));
+  launch_sorted_search<search_policy, bounds::upper, search::index, search::none>(
+      ctx, a, a_count, b, b_count,
+      detail::equality_count_output<const Index*, Index*, detail::join_row_count<Kind, Index>>{
+          lower.data(), counts.data(), {}},
+      nullptr, comp);
+  auto a_starts = ctx.allocate<index_t>(a_count + 1);
+  exclusive_scan(ctx, static_cast<const Index*>(counts.data()), a_count, a_starts.data());
+  auto lone_b_before = ctx.allocate<index_t>(lone_b ? b_count + 1 : 0);
+  if constexpr (lone_b) {
+    auto flags = ctx.allocate<Index>(b_count + 1);
+    for_each_index(ctx, kernel::lone_b_flags<AIt, BIt, Index, Comp>{a, b, upper.data(), b_count, flags.data(), comp},
+                   b_count + 1);
+    exclusive_scan(ctx, static_cast<const Index*>(flags.data()), b_count, lone_b_before.data());
+  }
+  const auto [a_total, b_total] = wait_for_counts(
+      ctx, publish_counts(ctx, a_starts.data() + a_count, lone_b ? lone_b_before.data() + b_count : nullptr));
+
+  const index_t total = a_total + b_total;
+  auto a_out = ctx.allocate<Index>(total);
+  auto b_out = ctx.allocate<Index>(detail::has_b_index(Kind) ? total : 0);
+  if (a_total > 0)
+    launch_transform_lbs<default_transform_lbs_policy>(
+        ctx,
+        detail::join_row_writer<Kind, Index, AIt, BIt, ARows, BRows, Comp>{
+            a, b, b_count, lower.data(), lone_b_before.data(), a_rows, b_rows, a_out.data(), b_out.data(), comp},
+        a_total, static_cast<const index_t*>(a_starts.data()), a_count);
+  if constexpr (lone_b)
+    for_each_index(
+        ctx,
+        detail::lone_b_writer<Index, AIt, BIt, BRows, Comp>{a, b, upper.data(), a_starts.data(), lone_b_before.data(),
+                                                            b_rows, a_out.data(), b_out.data(), comp},
+        b_count);
+  return {total, std::move(a_out), std::move(b_out), detail::has_b_index(Kind)};
+}
+
+// Copies of x with their row numbers, sorted stably by key on the GPU.
+template <class Index, class It, class Comp>
+struct sorted_rows {
+  using Key = kernel::value_of<It>;
+  temp_buffer<Key> keys;
+  temp_buffer<Index> rows;
+  sorted_rows(cuda_context& ctx, It x, index_t count, Comp comp)
+      : keys(ctx.allocate<Key>(count)), rows(ctx.allocate<Index>(count)) {
+    for_each_index(ctx, kernel::copy_with_rows<It, Key, Index>{x, keys.data(), rows.data()}, count);
+    mergesort_pairs(ctx, keys.data(), rows.data(), count, comp);
+  }
+};
+
+}  // namespace device
+
+template <join_kind Kind = join_kind::inner, class Index = std::int64_t, class AIt, class BIt, class Comp = less<>>
+join_result<cuda_context, Index> merge_join(cuda_context& ctx, AIt a, std::int64_t a_count, BIt b, std::int64_t b_count,
+                                            Comp comp = {}) {
+  detail::require_range("merge_join", "a", a, a_count);
+  detail::require_range("merge_join", "b", b, b_count);
+  detail::require_join_index<Index>("merge_join", a_count, b_count);
+  device::check_merge_inputs(ctx, "merge_join", a, a_count, b, b_count, comp);
+  return device::join_sorted<Kind, Index>(ctx, a, a_count, b, b_count, detail::identity_rows{}, detail::identity_rows{},
+                                          comp);
+}
+
+template <join_kind Kind = join_kind::inner, class Index = std::int64_t, class AIt, class BIt, class Comp = less<>>
+join_result<cuda_context, Index> sort_merge_join(cuda_context& ctx, AIt a, std::int64_t a_count, BIt b,
+                                                 std::int64_t b_count, Comp comp = {}) {
+  detail::require_range("sort_merge_join", "a", a, a_count);
+  detail::require_range("sort_merge_join", "b", b, b_count);
+  detail::require_join_index<Index>("sort_merge_join", a_count, b_count);
+  device::sorted_rows<Index, AIt, Comp> sa(ctx, a, a_count, comp), sb(ctx, b, b_count, comp);
+  return device::join_sorted<Kind, Index>(ctx, static_cast<const kernel::value_of<AIt>*>(sa.keys.data()), a_count,
+                                          static_cast<const kernel::value_of<BIt>*>(sb.keys.data()), b_count,
+                                          static_cast<const Index*>(sa.rows.data()),
+                                          static_cast<const Index*>(sb.rows.data()), comp);
+}
+
+}  // namespace mergepath

@@ -1,0 +1,79 @@
+// The set operations on a cuda_context (set_operations.hpp documents them): the partition kernel,
+// the tile kernel counting, a scan of the tiles' counts, the tile kernel writing. The host waits
+// for the total only, published as soon as the scan ends, while the writing runs on.
+#pragma once
+
+#include <cstddef>
+#include <cub/device/device_scan.cuh>
+
+#include "../context.hpp"
+#include "../error.hpp"
+#include "../functional.hpp"
+#include "../kernel/set_operations.cuh"
+#include "../thread/set_operations.hpp"
+#include "../tuning/set_operations.hpp"
+#include "check_sorted.cuh"
+#include "result_counts.cuh"
+
+namespace mergepath {
+namespace device {
+
+// out[0, count + 1) = the exclusive scan of in[0, count + 1), in 64 bits whatever in's type.
+template <class InIt>
+void exclusive_scan(cuda_context& ctx, InIt in, index_t count, index_t* out) {
+  std::size_t bytes = 0;
+  MERGEPATH_CUDA_CHECK(
+      cub::DeviceScan::ExclusiveScan(nullptr, bytes, in, out, plus<>{}, index_t{0}, count + 1, ctx.stream()));
+  auto temp = ctx.allocate<unsigned char>(static_cast<index_t>(bytes));
+  MERGEPATH_CUDA_CHECK(
+      cub::DeviceScan::ExclusiveScan(temp.data(), bytes, in, out, plus<>{}, index_t{0}, count + 1, ctx.stream()));
+}
+
+template <class Policy, set_op Op, class AKeys, class AVals, class BKeys, class BVals, class OutKeys, class OutVals,
+          class Comp>
+index_t set_operation(cuda_context& ctx, AKeys a_keys, AVals a_vals, index_t a_count, BKeys b_keys, BVals b_vals,
+                      index_t b_count, OutKeys out_keys, OutVals out_vals, Comp comp) {
+  constexpr int tile_items = Policy::tuning.tile_items();
+  const index_t total = a_count + b_count;
+  if (total == 0) return 0;
+  const index_t num_tiles = detail::ceil_div<index_t>(total, tile_items);
+  const index_t capacity = detail::set_output_capacity(Op, a_count, b_count);
+  auto splits = ctx.allocate<set_split<index_t>>(num_tiles + 1);
+  auto counts = ctx.allocate<index_t>(num_tiles + 1);
+  auto offsets = ctx.allocate<index_t>(num_tiles + 1);
+  constexpr int threads = 256;
+  detail::launch("set_partition_kernel", kernel::set_partition_kernel<AKeys, BKeys, Comp>,
+                 static_cast<unsigned>(detail::ceil_div<index_t>(num_tiles + 1, threads)), threads, 0, ctx.stream(),
+                 a_keys, a_count, b_keys, b_count, index_t{tile_items}, num_tiles + 1, splits.data(), comp);
+  detail::launch(
+      "set_operation_tile_kernel",
+      kernel::set_operation_tile_kernel<Policy, Op, false, AKeys, AVals, BKeys, BVals, OutKeys, OutVals, Comp>,
+      static_cast<unsigned>(num_tiles), Policy::tuning.block_threads, 0, ctx.stream(), a_keys, a_vals, b_keys, b_vals,
+      static_cast<const set_split<index_t>*>(splits.data()), num_tiles, counts.data(), capacity, out_keys, out_vals,
+      comp);
+  exclusive_scan(ctx, static_cast<const index_t*>(counts.data()), num_tiles, offsets.data());
+  const std::uint64_t sequence = publish_counts(ctx, offsets.data() + num_tiles);  // the total
+  detail::launch(
+      "set_operation_tile_kernel",
+      kernel::set_operation_tile_kernel<Policy, Op, true, AKeys, AVals, BKeys, BVals, OutKeys, OutVals, Comp>,
+      static_cast<unsigned>(num_tiles), Policy::tuning.block_threads, 0, ctx.stream(), a_keys, a_vals, b_keys, b_vals,
+      static_cast<const set_split<index_t>*>(splits.data()), num_tiles, offsets.data(), capacity, out_keys, out_vals,
+      comp);
+  return detail::min_of(wait_for_counts(ctx, sequence).first, capacity);
+}
+
+}  // namespace device
+
+namespace detail {
+
+template <set_op Op, class AKeys, class AVals, class BKeys, class BVals, class OutKeys, class OutVals, class Comp>
+index_t run_set_operation(cuda_context& ctx, const char* algorithm, AKeys a_keys, AVals a_vals, index_t a_count,
+                          BKeys b_keys, BVals b_vals, index_t b_count, OutKeys out_keys, OutVals out_vals, Comp comp) {
+  require_set_operation_ranges<Op>(algorithm, a_keys, a_vals, a_count, b_keys, b_vals, b_count, out_keys, out_vals);
+  device::check_merge_inputs(ctx, algorithm, a_keys, a_count, b_keys, b_count, comp);
+  return device::set_operation<default_set_operation_policy<kernel::value_of<AKeys>>, Op>(
+      ctx, a_keys, a_vals, a_count, b_keys, b_vals, b_count, out_keys, out_vals, comp);
+}
+
+}  // namespace detail
+}  // namespace mergepath

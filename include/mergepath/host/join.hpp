@@ -1,0 +1,129 @@
+// merge_join and sort_merge_join on a host_context: the sorted searches give each row of a its
+// partners in b, a scan places its output rows, and transform_lbs writes them (thread/join.hpp).
+#pragma once
+
+#include <iterator>
+#include <vector>
+
+#include "../context.hpp"
+#include "../error.hpp"
+#include "../functional.hpp"
+#include "../thread/join.hpp"
+#include "load_balance.hpp"
+#include "merge.hpp"
+#include "mergesort.hpp"
+#include "parallel.hpp"
+#include "sorted_search.hpp"
+
+namespace mergepath {
+namespace detail {
+template <class T>
+struct owned_array<host_context, T> {
+  using type = host_buffer<T>;
+};
+}  // namespace detail
+
+namespace host {
+
+// x[0, count) = the exclusive scan of value(0, count); x[count] = the total, which it returns.
+// Two parallel passes: the chunks' sums, then each chunk's scan from its offset.
+template <class Value>
+index_t exclusive_scan(const host_context& ctx, index_t count, Value value, index_t* x) {
+  const index_t chunks = chunk_count(ctx, count);
+  std::vector<index_t> sums(static_cast<std::size_t>(chunks) + 1, 0);
+  parallel_for(ctx, chunks, [&](index_t c) {
+    index_t sum = 0;
+    for (index_t i = count * c / chunks, end = count * (c + 1) / chunks; i < end; ++i) sum += value(i);
+    sums[static_cast<std::size_t>(c) + 1] = sum;
+  });
+  for (index_t c = 0; c < chunks; ++c) sums[c + 1] += sums[c];
+  parallel_for(ctx, chunks, [&](index_t c) {
+    index_t sum = sums[static_cast<std::size_t>(c)];
+    for (index_t i = count * c / chunks, end = count * (c + 1) / chunks; i < end; ++i) {
+      const index_t v = value(i);  // value may read x[i]: read before the write
+      x[i] = sum;
+      sum += v;
+    }
+  });
+  x[count] = sums[static_cast<std::size_t>(chunks)];
+  return x[count];
+}
+
+template <join_kind Kind, class Index, class AIt, class BIt, class ARows, class BRows, class Comp>
+join_result<host_context, Index> join_sorted(host_context& ctx, AIt a, index_t a_count, BIt b, index_t b_count,
+                                             ARows a_rows, BRows b_rows, Comp comp) {
+  constexpr bool lone_b = detail::keeps_lone_b(Kind);
+  // The lower bound of each a in b and (lone_b) the upper bound of each b in a.
+  std::vector<Index> lower(static_cast<std::size_t>(a_count)), upper(lone_b ? static_cast<std::size_t>(b_count) : 0);
+  host::sorted_search<bounds::lower, search::index, lone_b ? search::index : search::none>(
+      ctx, a, a_count, b, b_count, lower.data(), lone_b ? upper.data() : nullptr, comp);
+  // Each a row's output rows from its upper bound, then their offsets.
+  std::vector<index_t> a_starts(static_cast<std::size_t>(a_count) + 1);
+  host::sorted_search<bounds::upper, search::index, search::none>(
+      ctx, a, a_count, b, b_count,
+      detail::equality_count_output<const Index*, index_t*, detail::join_row_count<Kind, Index>>{
+          lower.data(), a_starts.data(), {}},
+      nullptr, comp);
+  const index_t a_total = exclusive_scan(
+      ctx, a_count, [&](index_t i) { return a_starts[i]; }, a_starts.data());
+  std::vector<index_t> lone_b_before(lone_b ? static_cast<std::size_t>(b_count) + 1 : 0);
+  index_t b_total = 0;
+  if constexpr (lone_b)
+    b_total = exclusive_scan(
+        ctx, b_count, [&](index_t j) { return index_t{detail::is_lone_b(a, b, j, upper[j], comp)}; },
+        lone_b_before.data());
+
+  const index_t total = a_total + b_total;
+  detail::host_buffer<Index> a_out(total), b_out(detail::has_b_index(Kind) ? total : 0);
+  detail::join_row_writer<Kind, Index, AIt, BIt, ARows, BRows, Comp> write_rows{
+      a, b, b_count, lower.data(), lone_b_before.data(), a_rows, b_rows, a_out.data(), b_out.data(), comp};
+  if (a_total > 0) host::transform_lbs(ctx, write_rows, a_total, a_starts.data(), a_count);
+  if constexpr (lone_b) {
+    detail::lone_b_writer<Index, AIt, BIt, BRows, Comp> write_lone{
+        a, b, upper.data(), a_starts.data(), lone_b_before.data(), b_rows, a_out.data(), b_out.data(), comp};
+    const index_t chunks = chunk_count(ctx, b_count);
+    parallel_for(ctx, chunks, [&](index_t c) {
+      for (index_t j = b_count * c / chunks, end = b_count * (c + 1) / chunks; j < end; ++j) write_lone(j);
+    });
+  }
+  return {total, std::move(a_out), std::move(b_out), detail::has_b_index(Kind)};
+}
+
+// Copies of x with their row numbers, sorted stably by key.
+template <class Index, class It, class Comp>
+struct sorted_rows {
+  std::vector<typename std::iterator_traits<It>::value_type> keys;
+  std::vector<Index> rows;
+  sorted_rows(host_context& ctx, It x, index_t count, Comp comp)
+      : keys(x, x + count), rows(static_cast<std::size_t>(count)) {
+    for (index_t i = 0; i < count; ++i) rows[static_cast<std::size_t>(i)] = static_cast<Index>(i);
+    mergesort_pairs(ctx, keys.data(), rows.data(), count, comp);
+  }
+};
+
+}  // namespace host
+
+template <join_kind Kind = join_kind::inner, class Index = std::int64_t, class AIt, class BIt, class Comp = less<>>
+join_result<host_context, Index> merge_join(host_context& ctx, AIt a, std::int64_t a_count, BIt b, std::int64_t b_count,
+                                            Comp comp = {}) {
+  detail::require_range("merge_join", "a", a, a_count);
+  detail::require_range("merge_join", "b", b, b_count);
+  detail::require_join_index<Index>("merge_join", a_count, b_count);
+  host::check_merge_inputs(ctx, "merge_join", a, a_count, b, b_count, comp);
+  return host::join_sorted<Kind, Index>(ctx, a, a_count, b, b_count, detail::identity_rows{}, detail::identity_rows{},
+                                        comp);
+}
+
+template <join_kind Kind = join_kind::inner, class Index = std::int64_t, class AIt, class BIt, class Comp = less<>>
+join_result<host_context, Index> sort_merge_join(host_context& ctx, AIt a, std::int64_t a_count, BIt b,
+                                                 std::int64_t b_count, Comp comp = {}) {
+  detail::require_range("sort_merge_join", "a", a, a_count);
+  detail::require_range("sort_merge_join", "b", b, b_count);
+  detail::require_join_index<Index>("sort_merge_join", a_count, b_count);
+  host::sorted_rows<Index, AIt, Comp> sa(ctx, a, a_count, comp), sb(ctx, b, b_count, comp);
+  return host::join_sorted<Kind, Index>(ctx, sa.keys.data(), a_count, sb.keys.data(), b_count,
+                                        static_cast<const Index*>(sa.rows.data()),
+                                        static_cast<const Index*>(sb.rows.data()), comp);
+}
+
+}  // namespace mergepath

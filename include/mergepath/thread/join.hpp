@@ -1,0 +1,162 @@
+// The relational joins' per-row work, shared by both backends: how many output rows each row of
+// a makes, where each output row goes, and what it holds (join.hpp says what the joins return).
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <memory>
+#include <string>
+#include <type_traits>
+#include <utility>
+
+#include "../detail/config.hpp"
+#include "../error.hpp"
+
+namespace mergepath {
+
+enum class join_kind { inner, left, right, full_outer, left_semi, left_anti };
+
+namespace detail {
+
+MERGEPATH_HD constexpr bool has_b_index(join_kind kind) {
+  return kind != join_kind::left_semi && kind != join_kind::left_anti;
+}
+// Kinds whose a rows without a partner make a row (i, -1).
+MERGEPATH_HD constexpr bool keeps_lone_a(join_kind kind) {
+  return kind == join_kind::left || kind == join_kind::full_outer;
+}
+// Kinds whose b rows without a partner make a row (-1, j).
+MERGEPATH_HD constexpr bool keeps_lone_b(join_kind kind) {
+  return kind == join_kind::right || kind == join_kind::full_outer;
+}
+
+// The result's arrays where Ctx computes: host_buffer on the CPU, temp_buffer on a GPU.
+template <class Ctx, class T>
+struct owned_array;
+
+// An array on the host, left uninitialized (every element is written by the join).
+template <class T>
+class host_buffer {
+ public:
+  host_buffer() = default;
+  explicit host_buffer(std::int64_t count) : data_(count > 0 ? new T[static_cast<std::size_t>(count)] : nullptr) {}
+  T* data() const { return data_.get(); }
+
+ private:
+  std::unique_ptr<T[]> data_;
+};
+
+// Index holds every row number and each row's partner count (else std::invalid_argument).
+template <class Index>
+void require_join_index(const char* algorithm, std::int64_t a_count, std::int64_t b_count) {
+  static_assert(std::is_integral_v<Index> && std::is_signed_v<Index>, "the join's Index is a signed integer type");
+  constexpr auto max = static_cast<std::int64_t>(std::numeric_limits<Index>::max());
+  if (a_count > max || b_count > max)
+    throw std::invalid_argument(std::string("mergepath::") + algorithm + ": Index (" +
+                                std::to_string(8 * sizeof(Index)) + " bits) cannot hold the row counts " +
+                                std::to_string(a_count) + " and " + std::to_string(b_count));
+}
+
+// sorted_equality_count's op for a join: the output rows a row of a makes from the lower and upper
+// bounds of its key in b (ub < lb only on unsorted input: no partners then).
+template <join_kind Kind, class Index>
+struct join_row_count {
+  MERGEPATH_HD Index operator()(index_t lower, index_t upper) const {
+    const index_t partners = upper > lower ? upper - lower : 0;
+    if constexpr (Kind == join_kind::left_semi) return partners > 0;
+    if constexpr (Kind == join_kind::left_anti) return partners == 0;
+    if constexpr (keeps_lone_a(Kind)) return static_cast<Index>(partners > 0 ? partners : 1);
+    return static_cast<Index>(partners);
+  }
+};
+
+// Row numbers of the caller's inputs: the identity for merge_join, the sorted copies' row numbers
+// for sort_merge_join.
+struct identity_rows {
+  MERGEPATH_HD index_t operator[](index_t i) const { return i; }
+};
+
+// The transform_lbs functor that writes the rows a makes: output k of row i's segment (rank r
+// among them) goes to k plus the lone b rows ordered before a[i], and pairs a[i] with b[lb + r].
+// Every index it writes and reads stays in range for any data (ranks stay below the row's count,
+// which never passes b's end).
+template <join_kind Kind, class Index, class AIt, class BIt, class ARows, class BRows, class Comp>
+struct join_row_writer {
+  AIt a;
+  BIt b;
+  index_t b_count;
+  const Index* lower;            // lower bound of a[i] in b
+  const index_t* lone_b_before;  // lone b rows before b[j], j <= b_count (keeps_lone_b kinds)
+  ARows a_rows;
+  BRows b_rows;
+  Index* a_out;
+  Index* b_out;
+  Comp comp;
+  MERGEPATH_HD void operator()(index_t k, index_t i, index_t rank) const {
+    const index_t lb = static_cast<index_t>(lower[i]);
+    if constexpr (keeps_lone_b(Kind)) k += lone_b_before[lb];
+    a_out[k] = static_cast<Index>(a_rows[i]);
+    if constexpr (has_b_index(Kind)) {
+      bool partner = true;
+      if constexpr (keeps_lone_a(Kind)) partner = lb < b_count && !comp(a[i], b[lb]);
+      b_out[k] = partner ? static_cast<Index>(b_rows[lb + rank]) : Index(-1);
+    }
+  }
+};
+
+// Is b[j] without a partner in a, given its upper bound ub in a?
+template <class AIt, class BIt, class Comp>
+MERGEPATH_HD bool is_lone_b(AIt a, BIt b, index_t j, index_t ub, Comp comp) {
+  return ub == 0 || comp(a[ub - 1], b[j]);
+}
+
+// Writes the row (-1, j) of each lone b row j where the merge of the rows' keys puts it: after
+// the rows of the a rows before it and the lone b rows before it.
+template <class Index, class AIt, class BIt, class BRows, class Comp>
+struct lone_b_writer {
+  AIt a;
+  BIt b;
+  const Index* upper;       // upper bound of b[j] in a
+  const index_t* a_starts;  // output rows of the a rows before a[i], i <= a_count
+  const index_t* lone_b_before;
+  BRows b_rows;
+  Index* a_out;
+  Index* b_out;
+  Comp comp;
+  MERGEPATH_HD void operator()(index_t j) const {
+    const index_t ub = static_cast<index_t>(upper[j]);
+    if (!is_lone_b(a, b, j, ub, comp)) return;
+    const index_t k = a_starts[ub] + lone_b_before[j];
+    a_out[k] = Index(-1);
+    b_out[k] = static_cast<Index>(b_rows[j]);
+  }
+};
+
+}  // namespace detail
+
+// The result of a join (join.hpp): its rows' a and b row numbers, owned, in the memory where the
+// context computes. Movable, not copyable.
+template <class Ctx, class Index = std::int64_t>
+class join_result {
+ public:
+  using array = typename detail::owned_array<Ctx, Index>::type;
+  join_result() = default;
+  join_result(std::int64_t size, array a_index, array b_index, bool has_b)
+      : size_(size), a_(std::move(a_index)), b_(std::move(b_index)), has_b_(has_b) {}
+  join_result(join_result&&) noexcept = default;
+  join_result& operator=(join_result&&) noexcept = default;
+  join_result(const join_result&) = delete;
+  join_result& operator=(const join_result&) = delete;
+
+  std::int64_t size() const { return size_; }
+  const Index* a_index() const { return a_.data(); }
+  // nullptr for left_semi and left_anti
+  const Index* b_index() const { return has_b_ ? b_.data() : nullptr; }
+
+ private:
+  std::int64_t size_ = 0;
+  array a_, b_;
+  bool has_b_ = false;
+};
+
+}  // namespace mergepath

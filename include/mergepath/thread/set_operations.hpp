@@ -1,0 +1,166 @@
+// The set operations' serial layer, shared by both backends: the walk std::set_union and its
+// siblings make over two sorted multisets, and where to cut that walk into independent shares.
+#pragma once
+
+#include <cstddef>
+#include <type_traits>
+
+#include "../detail/config.hpp"
+#include "../error.hpp"
+#include "../functional.hpp"
+#include "merge_path.hpp"
+
+namespace mergepath {
+
+enum class set_op { union_, intersection, difference, symmetric_difference };
+
+namespace detail {
+
+// Which elements each set operation keeps, at a step of the walk where a's key is smaller
+// (a_only), b's is smaller (b_only), or they are equivalent (a pair: a's copy is the one kept).
+MERGEPATH_HD constexpr bool keeps_a_only(set_op op) { return op != set_op::intersection; }
+MERGEPATH_HD constexpr bool keeps_b_only(set_op op) {
+  return op == set_op::union_ || op == set_op::symmetric_difference;
+}
+MERGEPATH_HD constexpr bool keeps_pair(set_op op) { return op == set_op::union_ || op == set_op::intersection; }
+
+// First k in [0, end] with x[k, end) all not ordered before key (the start of key's run ending at
+// end), galloping down from end: O(log run) reads, 1 where the run is empty.
+template <class It, class Index, class Key, class Comp>
+MERGEPATH_HD Index run_start_before(It x, Index end, const Key& key, Comp comp) {
+  Index hi = end, step = 1;
+  while (hi > 0 && !comp(x[hi - 1], key)) {  // x[hi - 1] is in the run: gallop on
+    Index probe = hi - step > 0 ? hi - step : 0;
+    if (comp(x[probe], key)) {  // the start lies in (probe, hi)
+      Index lo = probe + 1;
+      while (lo < hi) {
+        Index mid = lo + (hi - lo) / 2;
+        if (comp(x[mid], key))
+          lo = mid + 1;
+        else
+          hi = mid;
+      }
+      return hi;
+    }
+    hi = probe;
+    step *= 2;
+  }
+  return hi;
+}
+
+// First k in [begin, count] with key ordered before x[k] (the end of key's run from begin),
+// galloping up from begin.
+template <class It, class Index, class Key, class Comp>
+MERGEPATH_HD Index run_end_after(It x, Index begin, Index count, const Key& key, Comp comp) {
+  Index lo = begin, step = 1;
+  while (lo < count && !comp(key, x[lo])) {  // x[lo] is in the run
+    Index probe = count - lo > step ? lo + step : count - 1;
+    if (comp(key, x[probe])) {  // the end lies in (lo, probe]
+      Index hi = probe;
+      ++lo;
+      while (lo < hi) {
+        Index mid = lo + (hi - lo) / 2;
+        if (comp(key, x[mid]))
+          hi = mid;
+        else
+          lo = mid + 1;
+      }
+      return lo;
+    }
+    lo = probe + 1;
+    step *= 2;
+  }
+  return lo;
+}
+
+}  // namespace detail
+
+// A point of the set operations' walk: a[0, a) and b[0, b) consumed.
+template <class Index>
+struct set_split {
+  Index a, b;
+};
+
+// The point of the walk (below) that has consumed diag elements, or diag - 1 where a pair of
+// equivalent keys straddles diag. The walk pairs the k-th copy of a key in a with its k-th copy
+// in b, and its order differs from a stable merge's only inside a run of equivalent keys; so the
+// merge path's split at diag is moved within the run it cuts: of the t copies it has consumed
+// there (m in a, n in b in all), the walk has consumed t / 2 pairs while t <= 2 min(m, n), else
+// all min(m, n) pairs and t - 2 min(m, n) of the longer side's extra copies. The walk from such a
+// point depends on nothing before it (it looks only at a[i] and b[j]), so shares cut at these
+// points are independent. For any data the result lies in [0, a_count] x [0, b_count].
+template <class AIt, class BIt, class Index, class Comp>
+MERGEPATH_HD set_split<Index> set_path(AIt a, Index a_count, BIt b, Index b_count, Index diag, Comp comp) {
+  const Index i = merge_path<bounds::lower>(a, a_count, b, b_count, diag, comp);
+  const Index j = diag - i;
+  const bool next_a = i < a_count && (j >= b_count || !comp(b[j], a[i]));
+  if (!next_a && j >= b_count) return {i, j};  // all consumed
+  const auto x = next_a ? a[i] : b[j];         // the key of the run the split may cut
+  const Index a_lo = detail::run_start_before(a, i, x, comp), b_lo = detail::run_start_before(b, j, x, comp);
+  const Index m = detail::run_end_after(a, i, a_count, x, comp) - a_lo;
+  const Index n = detail::run_end_after(b, j, b_count, x, comp) - b_lo;
+  const Index t = (i - a_lo) + (j - b_lo);
+  const Index pairs = detail::min_of(m, n);
+  if (t <= 2 * pairs) return {a_lo + t / 2, b_lo + t / 2};
+  return m > n ? set_split<Index>{a_lo + (t - n), b_lo + n} : set_split<Index>{a_lo + m, b_lo + (t - m)};
+}
+
+// The walk of std::set_union and its siblings over a[i, a_end) and b[j, b_end): a smaller key is
+// consumed alone, equivalent keys as a pair; emit(from_b, index) for every element op keeps, in
+// output order. Returns how many it emitted. Reads only inside the two ranges, whatever the data.
+// emit may be host-only where the walk runs on the host (the CPU backend's lambdas).
+#if defined(__CUDACC__)
+#pragma nv_exec_check_disable
+#endif
+template <set_op Op, class AIt, class BIt, class Index, class Comp, class Emit>
+MERGEPATH_HD Index serial_set_operation(AIt a, Index i, Index a_end, BIt b, Index j, Index b_end, Comp comp,
+                                        Emit emit) {
+  Index emitted = 0;
+  while (i < a_end && j < b_end) {
+    if (comp(a[i], b[j])) {
+      if (detail::keeps_a_only(Op)) emit(false, i), ++emitted;
+      ++i;
+    } else if (comp(b[j], a[i])) {
+      if (detail::keeps_b_only(Op)) emit(true, j), ++emitted;
+      ++j;
+    } else {
+      if (detail::keeps_pair(Op)) emit(false, i), ++emitted;
+      ++i, ++j;
+    }
+  }
+  if (detail::keeps_a_only(Op))
+    for (; i < a_end; ++i) emit(false, i), ++emitted;
+  if (detail::keeps_b_only(Op))
+    for (; j < b_end; ++j) emit(true, j), ++emitted;
+  return emitted;
+}
+
+}  // namespace mergepath
+
+namespace mergepath {
+namespace detail {
+
+// Capacity a set operation's output needs: a_count + b_count for union and symmetric difference,
+// a_count for intersection and difference.
+MERGEPATH_HD constexpr index_t set_output_capacity(set_op op, index_t a_count, index_t b_count) {
+  return keeps_b_only(op) ? a_count + b_count : a_count;
+}
+
+// The argument checks of every set operation: non-negative counts, no null pointer with elements;
+// values (not nullptr) only for the _by_key forms.
+template <set_op Op, class AKeys, class AVals, class BKeys, class BVals, class OutKeys, class OutVals>
+void require_set_operation_ranges(const char* algorithm, AKeys a_keys, AVals a_vals, index_t a_count, BKeys b_keys,
+                                  BVals b_vals, index_t b_count, OutKeys out_keys, OutVals out_vals) {
+  require_range(algorithm, "a", a_keys, a_count);
+  require_range(algorithm, "b", b_keys, b_count);
+  const index_t capacity = set_output_capacity(Op, a_count, b_count);
+  require_range(algorithm, "out", out_keys, capacity);
+  if constexpr (!std::is_same_v<OutVals, std::nullptr_t>) {
+    require_range(algorithm, "a_vals", a_vals, a_count);
+    require_range(algorithm, "b_vals", b_vals, b_count);
+    require_range(algorithm, "out_vals", out_vals, capacity);
+  }
+}
+
+}  // namespace detail
+}  // namespace mergepath

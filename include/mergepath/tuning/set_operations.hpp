@@ -1,0 +1,35 @@
+// Tile geometry of the GPU set operations: a tile is tile_items() steps of the walk, its keys in
+// shared memory, walked items_per_thread steps by each thread.
+#pragma once
+
+#include <cstddef>
+#include <ostream>
+
+#include "../detail/config.hpp"
+
+namespace mergepath {
+
+struct set_operation_tuning {
+  int block_threads;     // threads per block
+  int items_per_thread;  // steps of the walk each thread takes
+
+  MERGEPATH_HD constexpr int tile_items() const { return block_threads * items_per_thread; }
+};
+
+inline std::ostream& operator<<(std::ostream& os, const set_operation_tuning& t) {
+  return os << "{block_threads " << t.block_threads << ", items_per_thread " << t.items_per_thread << "}";
+}
+
+// A tile holds its keys and one int per output (where it comes from): wider keys take shorter
+// tiles, to keep a block's shared memory near 20 KB.
+constexpr set_operation_tuning set_operation_tuning_for(std::size_t key_bytes) {
+  return {256, key_bytes <= 4 ? 8 : (key_bytes <= 8 ? 6 : 4)};
+}
+
+// The policy (a type with `static constexpr set_operation_tuning tuning`) the entry points use.
+template <class Key>
+struct default_set_operation_policy {
+  static constexpr set_operation_tuning tuning = set_operation_tuning_for(sizeof(Key));
+};
+
+}  // namespace mergepath
