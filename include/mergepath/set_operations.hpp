@@ -44,24 +44,67 @@
 
 namespace mergepath {
 
-#define MERGEPATH_SET_OPERATION(name, op)                                                                            \
-  template <class Ctx, class AIt, class BIt, class OutIt, class Comp = less<>>                                       \
-  std::int64_t name(Ctx& ctx, AIt a, std::int64_t a_count, BIt b, std::int64_t b_count, OutIt out, Comp comp = {}) { \
-    return detail::run_set_operation<op>(ctx, #name, a, nullptr, a_count, b, nullptr, b_count, out, nullptr, comp);  \
-  }                                                                                                                  \
-  template <class Ctx, class AKeys, class AVals, class BKeys, class BVals, class OutKeys, class OutVals,             \
-            class Comp = less<>>                                                                                     \
-  std::int64_t name##_by_key(Ctx& ctx, AKeys a_keys, AVals a_vals, std::int64_t a_count, BKeys b_keys, BVals b_vals, \
-                             std::int64_t b_count, OutKeys out_keys, OutVals out_vals, Comp comp = {}) {             \
-    return detail::run_set_operation<op>(ctx, #name "_by_key", a_keys, a_vals, a_count, b_keys, b_vals, b_count,     \
-                                         out_keys, out_vals, comp);                                                  \
-  }
+template <class Ctx, class AIt, class BIt, class OutIt, class Comp = less<>>
+std::int64_t set_union(Ctx& ctx, AIt a, std::int64_t a_count, BIt b, std::int64_t b_count, OutIt out, Comp comp = {}) {
+  return detail::run_set_operation<set_op::union_>(ctx, "set_union", a, nullptr, a_count, b, nullptr, b_count, out,
+                                                   nullptr, comp);
+}
 
-MERGEPATH_SET_OPERATION(set_union, set_op::union_)
-MERGEPATH_SET_OPERATION(set_intersection, set_op::intersection)
-MERGEPATH_SET_OPERATION(set_difference, set_op::difference)
-MERGEPATH_SET_OPERATION(set_symmetric_difference, set_op::symmetric_difference)
+template <class Ctx, class AKeys, class AVals, class BKeys, class BVals, class OutKeys, class OutVals,
+          class Comp = less<>>
+std::int64_t set_union_by_key(Ctx& ctx, AKeys a_keys, AVals a_vals, std::int64_t a_count, BKeys b_keys, BVals b_vals,
+                              std::int64_t b_count, OutKeys out_keys, OutVals out_vals, Comp comp = {}) {
+  return detail::run_set_operation<set_op::union_>(ctx, "set_union_by_key", a_keys, a_vals, a_count, b_keys, b_vals,
+                                                   b_count, out_keys, out_vals, comp);
+}
 
-#undef MERGEPATH_SET_OPERATION
+template <class Ctx, class AIt, class BIt, class OutIt, class Comp = less<>>
+std::int64_t set_intersection(Ctx& ctx, AIt a, std::int64_t a_count, BIt b, std::int64_t b_count, OutIt out,
+                              Comp comp = {}) {
+  return detail::run_set_operation<set_op::intersection>(ctx, "set_intersection", a, nullptr, a_count, b, nullptr,
+                                                         b_count, out, nullptr, comp);
+}
+
+template <class Ctx, class AKeys, class AVals, class BKeys, class BVals, class OutKeys, class OutVals,
+          class Comp = less<>>
+std::int64_t set_intersection_by_key(Ctx& ctx, AKeys a_keys, AVals a_vals, std::int64_t a_count, BKeys b_keys,
+                                     BVals b_vals, std::int64_t b_count, OutKeys out_keys, OutVals out_vals,
+                                     Comp comp = {}) {
+  return detail::run_set_operation<set_op::intersection>(ctx, "set_intersection_by_key", a_keys, a_vals, a_count,
+                                                         b_keys, b_vals, b_count, out_keys, out_vals, comp);
+}
+
+template <class Ctx, class AIt, class BIt, class OutIt, class Comp = less<>>
+std::int64_t set_difference(Ctx& ctx, AIt a, std::int64_t a_count, BIt b, std::int64_t b_count, OutIt out,
+                            Comp comp = {}) {
+  return detail::run_set_operation<set_op::difference>(ctx, "set_difference", a, nullptr, a_count, b, nullptr, b_count,
+                                                       out, nullptr, comp);
+}
+
+template <class Ctx, class AKeys, class AVals, class BKeys, class BVals, class OutKeys, class OutVals,
+          class Comp = less<>>
+std::int64_t set_difference_by_key(Ctx& ctx, AKeys a_keys, AVals a_vals, std::int64_t a_count, BKeys b_keys,
+                                   BVals b_vals, std::int64_t b_count, OutKeys out_keys, OutVals out_vals,
+                                   Comp comp = {}) {
+  return detail::run_set_operation<set_op::difference>(ctx, "set_difference_by_key", a_keys, a_vals, a_count, b_keys,
+                                                       b_vals, b_count, out_keys, out_vals, comp);
+}
+
+template <class Ctx, class AIt, class BIt, class OutIt, class Comp = less<>>
+std::int64_t set_symmetric_difference(Ctx& ctx, AIt a, std::int64_t a_count, BIt b, std::int64_t b_count, OutIt out,
+                                      Comp comp = {}) {
+  return detail::run_set_operation<set_op::symmetric_difference>(ctx, "set_symmetric_difference", a, nullptr, a_count,
+                                                                 b, nullptr, b_count, out, nullptr, comp);
+}
+
+template <class Ctx, class AKeys, class AVals, class BKeys, class BVals, class OutKeys, class OutVals,
+          class Comp = less<>>
+std::int64_t set_symmetric_difference_by_key(Ctx& ctx, AKeys a_keys, AVals a_vals, std::int64_t a_count, BKeys b_keys,
+                                             BVals b_vals, std::int64_t b_count, OutKeys out_keys, OutVals out_vals,
+                                             Comp comp = {}) {
+  return detail::run_set_operation<set_op::symmetric_difference>(ctx, "set_symmetric_difference_by_key", a_keys, a_vals,
+                                                                 a_count, b_keys, b_vals, b_count, out_keys, out_vals,
+                                                                 comp);
+}
 
 }  // namespace mergepath
