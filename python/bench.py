@@ -2,8 +2,7 @@
 
     python3 python/bench.py [--log2n 26] [--reps 15]
 
-CUDA events on torch's current stream, median of --reps runs after a warm-up. Join rows are
-pending (the C++ joins are not merged yet)."""
+CUDA events on torch's current stream, median of --reps runs after a warm-up."""
 
 import argparse
 import statistics
@@ -124,6 +123,24 @@ def main():
     else:
         row("mergepath.segmented_reduce(sum)", t_mp_red, "torch.segment_reduce", t_red)
 
+    # join: |A| = |B| = n / 2, keys in [0, n / 2) (about one match a row)
+    half = n // 2
+    ja = torch.randint(0, half, (half,), device="cuda", dtype=torch.int32, generator=g)
+    jb = torch.randint(0, half, (half,), device="cuda", dtype=torch.int32, generator=g)
+
+    def torch_join():
+        sb, ob = torch.sort(jb, stable=True)
+        lo = torch.searchsorted(sb, ja)
+        cnt = torch.searchsorted(sb, ja, right=True) - lo
+        a_rows = torch.repeat_interleave(torch.arange(half, device="cuda"), cnt)
+        first = torch.cumsum(cnt, 0) - cnt
+        b_rows = ob[torch.repeat_interleave(lo - first, cnt) + torch.arange(a_rows.numel(), device="cuda")]
+        return a_rows, b_rows
+
+    t_join = timed(torch_join, reps)
+    row("torch join (sort + searchsorted x2 + repeat_interleave), |A| = |B| = n/2", t_join)
+    row("mergepath.join (inner)", timed(lambda: mp.join(ja, jb), reps), "torch join", t_join)
+
     small = keys[:1024].clone()
     print(f"# {torch.cuda.get_device_name()}, n = 2^{args.log2n} int32, median of {reps}, CUDA events")
     print("| call | ms | speed-up |")
@@ -133,7 +150,6 @@ def main():
     print(f"\nper-call wall time at 2^10 elements: mergepath.sort {wall_us(lambda: mp.sort(small)):.1f} us, "
           f"torch.sort {wall_us(lambda: torch.sort(small, stable=True)):.1f} us, "
           f"mergepath.searchsorted {wall_us(lambda: mp.searchsorted(small, small)):.1f} us")
-    print("join rows: pending (include/mergepath/join.hpp not merged yet)")
 
 
 if __name__ == "__main__":

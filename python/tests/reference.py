@@ -86,3 +86,81 @@ def assert_same(got, want):
     assert got.dtype == want.dtype, (got.dtype, want.dtype)
     assert got.shape == want.shape, (got.shape, want.shape)
     np.testing.assert_array_equal(got, want)
+
+
+def key_codes(a, b):
+    """Integer codes of a's and b's keys, equal where the keys are equivalent (NaNs equal, -0.0 == 0.0)."""
+    both = np.concatenate([np.asarray(a), np.asarray(b)])
+    _, inverse = np.unique(both, return_inverse=True)  # collapses NaNs (equal_nan)
+    inverse = inverse.reshape(-1).astype(np.int64)
+    return inverse[: len(a)], inverse[len(a):]
+
+
+def join_reference(a, b, how):
+    """(a_rows, b_rows) of the join (a_rows alone for semi / anti), rows ordered by key, a row, b row."""
+    ca, cb = key_codes(a, b)
+    k = int(max(ca.max(initial=-1), cb.max(initial=-1))) + 1
+    count_b = np.bincount(cb, minlength=k)
+    count_a = np.bincount(ca, minlength=k)
+    b_sorted = np.lexsort((np.arange(len(b)), cb))  # b rows by (key, row)
+    b_start = np.concatenate([[0], np.cumsum(count_b)])[:-1]
+    ai = np.arange(len(a), dtype=np.int64)
+    if how in ("semi", "anti"):
+        keep = count_b[ca] > 0 if how == "semi" else count_b[ca] == 0
+        rows = ai[keep]
+        return rows[np.lexsort((rows, ca[rows]))]
+    rep = count_b[ca]
+    total = int(rep.sum())
+    pair_a = np.repeat(ai, rep)
+    within = np.arange(total, dtype=np.int64) - np.repeat(np.cumsum(rep) - rep, rep)
+    pair_b = b_sorted[np.repeat(b_start[ca], rep) + within].astype(np.int64)
+    code = ca[pair_a]
+    parts_a, parts_b, parts_code = [pair_a], [pair_b], [code]
+    if how in ("left", "outer"):
+        lone = ai[count_b[ca] == 0]
+        parts_a.append(lone)
+        parts_b.append(np.full(len(lone), -1, np.int64))
+        parts_code.append(ca[lone])
+    if how in ("right", "outer"):
+        bj = np.arange(len(b), dtype=np.int64)
+        lone = bj[count_a[cb] == 0]
+        parts_a.append(np.full(len(lone), -1, np.int64))
+        parts_b.append(lone)
+        parts_code.append(cb[lone])
+    ra, rb, rc = (np.concatenate(p).astype(np.int64) for p in (parts_a, parts_b, parts_code))
+    order = np.lexsort((rb, ra, rc))
+    return ra[order], rb[order]
+
+
+def _nan_last_less(x, y):
+    if x != x:
+        return False
+    if y != y:
+        return True
+    return x < y
+
+
+def set_reference(kind, a, b):
+    """std::set_union / _intersection / _difference / _symmetric_difference on sorted a and b."""
+    xa, xb = np.asarray(a).tolist(), np.asarray(b).tolist()
+    i = j = 0
+    out = []
+    while i < len(xa) and j < len(xb):
+        if _nan_last_less(xa[i], xb[j]):
+            if kind in ("union", "difference", "symmetric_difference"):
+                out.append(xa[i])
+            i += 1
+        elif _nan_last_less(xb[j], xa[i]):
+            if kind in ("union", "symmetric_difference"):
+                out.append(xb[j])
+            j += 1
+        else:
+            if kind in ("union", "intersection"):
+                out.append(xa[i])
+            i += 1
+            j += 1
+    if kind != "intersection":
+        out.extend(xa[i:])
+    if kind in ("union", "symmetric_difference"):
+        out.extend(xb[j:])
+    return np.array(out, dtype=np.asarray(a).dtype)

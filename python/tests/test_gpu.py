@@ -10,11 +10,13 @@ import mergepath as mp
 from reference import (
     DTYPES,
     assert_same,
+    join_reference,
     random_keys,
     random_starts,
     segment_ids,
     segmented_order,
     segmented_reduce,
+    set_reference,
     stable_order,
 )
 
@@ -214,6 +216,57 @@ def test_segmented_reduce(lib, rng, dtype, op, count, segments):
         np.testing.assert_allclose(lib.host(got), want, rtol=1e-4 if dtype == "float32" else 1e-10, atol=1e-2)
     else:
         assert_same(lib.host(got), want)
+
+
+@pytest.mark.parametrize("dtype", ["int32", "int64", "uint32", "float32", "float64"])
+@pytest.mark.parametrize("na,nb,distinct", [(0, 0, None), (0, 7, None), (7, 0, None), (1, 1, 1), (300, 200, 5),
+                                            (1921, 4097, 300), (1 << 20, 40000, None)])
+def test_join(lib, rng, dtype, na, nb, distinct):
+    a = random_keys(rng, na, dtype, distinct=distinct, nans=True)
+    b = random_keys(rng, nb, dtype, distinct=distinct, nans=True)
+    sa, sb = np.sort(a, kind="stable"), np.sort(b, kind="stable")
+    for how in ("inner", "left", "right", "outer", "semi", "anti"):
+        for x, y, assume_sorted in ((a, b, False), (sa, sb, True)):
+            got = mp.join(lib.dev(x), lib.dev(y), how=how, assume_sorted=assume_sorted, checked=assume_sorted)
+            want = join_reference(x, y, how)
+            if how in ("semi", "anti"):
+                check(lib, got, want)
+            else:
+                check(lib, got[0], want[0])
+                check(lib, got[1], want[1])
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("na,nb,distinct", [(0, 0, None), (0, 3, None), (3, 0, None), (300, 200, 5),
+                                            (1921, 4097, 300), (40000, 30000, 1000)])
+def test_set_operations(lib, rng, dtype, na, nb, distinct):
+    a = np.sort(random_keys(rng, na, dtype, distinct=distinct, nans=True))
+    b = np.sort(random_keys(rng, nb, dtype, distinct=distinct, nans=True))
+    for kind, f in (("union", mp.set_union), ("intersection", mp.set_intersection),
+                    ("difference", mp.set_difference), ("symmetric_difference", mp.set_symmetric_difference)):
+        check(lib, f(lib.dev(a), lib.dev(b), checked=True), set_reference(kind, a, b))
+
+
+def test_join_set_on_stream_and_checked(lib, rng):
+    a = random_keys(rng, 1 << 18, "int64", distinct=1 << 16)
+    b = random_keys(rng, 1 << 17, "int64", distinct=1 << 16)
+    s = lib.stream()
+    with lib.use(s):
+        ar, br = mp.join(lib.dev(a), lib.dev(b), how="outer")
+        u = mp.set_union(mp.sort(lib.dev(a)), mp.sort(lib.dev(b)))
+        s.synchronize()
+    want = join_reference(a, b, "outer")
+    check(lib, ar, want[0])
+    check(lib, br, want[1])
+    check(lib, u, set_reference("union", np.sort(a), np.sort(b)))
+    bad = lib.dev(np.array([1, 3, 2], dtype=np.int64))
+    good = lib.dev(np.array([1, 2, 3], dtype=np.int64))
+    with pytest.raises(ValueError, match=r"a\[2\]"):
+        mp.join(bad, good, assume_sorted=True, checked=True)
+    with pytest.raises(ValueError, match="not sorted"):
+        mp.set_difference(good, bad, checked=True)
+    with pytest.raises(ValueError, match="how must be"):
+        mp.join(good, good, how="cross")
 
 
 def test_current_stream_and_zero_copy(lib, rng):

@@ -11,11 +11,13 @@ from reference import (
     LARGE,
     SIZES,
     assert_same,
+    join_reference,
     random_keys,
     random_starts,
     segment_ids,
     segmented_order,
     segmented_reduce,
+    set_reference,
     stable_order,
 )
 
@@ -235,6 +237,114 @@ def test_segmented_reduce_nan():
     assert np.isnan(got[0]) and got[1] == 2.0
     got = mp.segmented_reduce(values, np.array([0, 2]), op="max")
     assert np.isnan(got[0]) and got[1] == 3.0
+
+
+# ------------------------------------------------------------------------- joins, set operations
+HOWS = ["inner", "left", "right", "outer", "semi", "anti"]
+JOIN_DTYPES = ["int32", "int64", "uint64", "float32", "float64"]
+# (na, nb, distinct keys): empty sides, single rows, few distinct keys (many-to-many), mostly unique.
+JOIN_SHAPES = [(0, 0, None), (0, 5, None), (5, 0, None), (1, 1, 1), (1, 3, 2), (17, 9, 3), (300, 200, 5),
+               (257, 1921, 40), (4097, 4096, None), (100003, 50001, None)]
+
+
+def _join_inputs(rng, dtype, na, nb, distinct, sorted_=False):
+    a = random_keys(rng, na, dtype, distinct=distinct, nans=True)
+    b = random_keys(rng, nb, dtype, distinct=distinct, nans=True)
+    if sorted_:
+        a, b = np.sort(a, kind="stable"), np.sort(b, kind="stable")
+    return a, b
+
+
+def _assert_join(got, a, b, how):
+    want = join_reference(a, b, how)
+    if how in ("semi", "anti"):
+        assert_same(got, want)
+    else:
+        assert isinstance(got, tuple) and len(got) == 2
+        assert_same(got[0], want[0])
+        assert_same(got[1], want[1])
+
+
+@pytest.mark.parametrize("dtype", JOIN_DTYPES)
+@pytest.mark.parametrize("shape", JOIN_SHAPES)
+@pytest.mark.parametrize("how", HOWS)
+def test_join(rng, dtype, shape, how):
+    a, b = _join_inputs(rng, dtype, *shape)
+    _assert_join(mp.join(a, b, how=how), a, b, how)
+
+
+@pytest.mark.parametrize("dtype", ["int32", "float64"])
+@pytest.mark.parametrize("shape", JOIN_SHAPES)
+@pytest.mark.parametrize("how", HOWS)
+def test_join_assume_sorted(rng, dtype, shape, how):
+    a, b = _join_inputs(rng, dtype, *shape, sorted_=True)
+    _assert_join(mp.join(a, b, how=how, assume_sorted=True, checked=True), a, b, how)
+
+
+def test_join_nan_and_zero_keys():
+    a = np.array([np.nan, 0.0, 1.0, np.nan])
+    b = np.array([-0.0, np.nan, 2.0])
+    ar, br = mp.join(a, b, how="outer")
+    assert_same(ar, np.array([1, 2, -1, 0, 3]))
+    assert_same(br, np.array([0, -1, 2, 1, 1]))
+
+
+SET_OPS = {
+    "union": mp.set_union,
+    "intersection": mp.set_intersection,
+    "difference": mp.set_difference,
+    "symmetric_difference": mp.set_symmetric_difference,
+}
+SET_SHAPES = [(0, 0, None), (0, 3, None), (3, 0, None), (1, 1, 1), (17, 9, 3), (300, 200, 5), (257, 1921, 40),
+              (4097, 4096, None), (40000, 30000, 1000)]
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("shape", SET_SHAPES)
+@pytest.mark.parametrize("kind", list(SET_OPS))
+def test_set_operations(rng, dtype, shape, kind):
+    a, b = _join_inputs(rng, dtype, *shape, sorted_=True)
+    got = SET_OPS[kind](a, b, checked=True)
+    assert_same(got, set_reference(kind, a, b))
+
+
+def test_set_operations_keep_copies():
+    a = np.array([1, 2, 2, 2, 5], dtype=np.int32)
+    b = np.array([2, 2, 3, 5, 5], dtype=np.int32)
+    assert_same(mp.set_union(a, b), np.array([1, 2, 2, 2, 3, 5, 5], dtype=np.int32))
+    assert_same(mp.set_intersection(a, b), np.array([2, 2, 5], dtype=np.int32))
+    assert_same(mp.set_difference(a, b), np.array([1, 2], dtype=np.int32))
+    assert_same(mp.set_symmetric_difference(a, b), np.array([1, 2, 3, 5], dtype=np.int32))
+    assert_same(mp.set_union([1.0, np.nan], [np.nan, np.nan]), np.array([1.0, np.nan, np.nan]))
+
+
+def test_join_set_checked_and_errors():
+    a = np.array([1, 3, 2, 4])
+    b = np.array([1, 2, 3])
+    with pytest.raises(ValueError, match=r"a\[2\]"):
+        mp.join(a, b, assume_sorted=True, checked=True)
+    with pytest.raises(ValueError, match=r"b\[2\]"):
+        mp.join(b, a, how="semi", assume_sorted=True, checked=True)
+    _assert_join(mp.join(a, b, checked=True), a, b, "inner")  # unsorted is fine without assume_sorted
+    mp.join(a, b, assume_sorted=True)  # unchecked: unspecified rows, no error
+    for f in SET_OPS.values():
+        with pytest.raises(ValueError, match="not sorted"):
+            f(a, b, checked=True)
+        f(a, b)  # unchecked: unspecified elements, no error
+    with pytest.raises(ValueError, match="how must be"):
+        mp.join(a, b, how="full")
+    with pytest.raises(TypeError, match="mixed dtypes"):
+        mp.join(a.astype(np.int32), b)
+    with pytest.raises(TypeError, match="mixed dtypes"):
+        mp.set_union(a, b.astype(np.float64))
+    with pytest.raises(ValueError, match="1-d"):
+        mp.join(a.reshape(2, 2), b)
+    with pytest.raises(TypeError):
+        mp.set_intersection(a.astype(np.int16), b.astype(np.int16))
+    ar, br = mp.join([1, 2, 2], [2])  # lists become numpy arrays
+    assert_same(ar, np.array([1, 2]))
+    assert_same(br, np.array([0, 0]))
+    assert_same(mp.join(a[::-1], b, how="semi"), join_reference(a[::-1].copy(), b, "semi"))  # non-contiguous
 
 
 # ------------------------------------------------------------------------------ checked, errors

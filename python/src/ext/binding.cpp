@@ -94,7 +94,18 @@ NB_MODULE(_core, m) {
   m.def("eytzinger_index", [](const call& c, array sorted) {
     return dispatch(c, [&](auto tag) { return eytzinger_op(tag, c, sorted); });
   });
-  // Pending: "join" and the set operations bind here (ops.hpp lists their shapes).
+  nb::class_<join_rows>(m, "JoinRows")
+      .def_prop_ro("size", &join_rows::size)
+      .def_prop_ro("has_b", &join_rows::has_b)
+      .def("copy_to", [](const join_rows& rows, const call& c, array a_out, array b_out) {
+        dispatch(c, [&](auto) { rows.copy_to(c, a_out, b_out); });
+      });
+  m.def("join", [](const call& c, array a, array b, int how, bool assume_sorted) {
+    return dispatch(c, [&](auto tag) { return join_op(tag, c, a, b, static_cast<join_how>(how), assume_sorted); });
+  });
+  m.def("set_operation", [](const call& c, int kind, array a, array b, array out) {
+    return dispatch(c, [&](auto tag) { return set_operation_op(tag, c, static_cast<set_kind>(kind), a, b, out); });
+  });
 
   m.def("cuda_built", &cuda_built);
   m.def("cuda_available", &cuda_device_available);

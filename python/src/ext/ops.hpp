@@ -79,10 +79,26 @@ template <class Tag>
 void segmented_reduce_op(Tag, const call& c, array values, array starts, array out, reduce_op op);
 template <class Tag>
 std::unique_ptr<sorted_index> eytzinger_op(Tag, const call& c, array sorted);
-// Pending (include/mergepath/join.hpp, set_operations.hpp are not in this tree yet):
-//   join_op(Tag, c, a, b, kind, assume_sorted) -> a owned pair of int64 index arrays
-//   set_op(Tag, c, kind, a, b, a_values, b_values, out, out_values) -> elements written
-// go here, in ops_join.hpp / ops_set.hpp, instantiated like the others (ops_instantiate.hpp).
+// Joins (join.hpp): the rows stay in the context's memory until the Python layer, knowing their
+// count, has allocated arrays with the caller's library and copied them out (copy_to, on the
+// call's stream); then the handle dies and frees them (stream-ordered on a GPU).
+enum class join_how : int { inner = 0, left = 1, right = 2, outer = 3, semi = 4, anti = 5 };
+class join_rows {
+ public:
+  virtual ~join_rows() = default;
+  virtual std::int64_t size() const = 0;
+  virtual bool has_b() const = 0;  // false for semi and anti: a rows only
+  // a_out (and b_out when has_b()): int64 arrays of size() elements on the join's device.
+  virtual void copy_to(const call& c, array a_out, array b_out) const = 0;
+};
+// sort_merge_join, or merge_join with assume_sorted (checked: verifies that a and b are sorted).
+template <class Tag>
+std::unique_ptr<join_rows> join_op(Tag, const call& c, array a, array b, join_how how, bool assume_sorted);
+// Set operations (set_operations.hpp) on sorted a and b: out holds a.size + b.size (union,
+// symmetric difference) or a.size (intersection, difference) elements; returns how many were written.
+enum class set_kind : int { union_ = 0, intersection = 1, difference = 2, symmetric_difference = 3 };
+template <class Tag>
+std::int64_t set_operation_op(Tag, const call& c, set_kind kind, array a, array b, array out);
 
 // What the GPU backend can do here: built with nvcc at all, and a usable device now.
 bool cuda_built();

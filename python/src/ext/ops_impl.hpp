@@ -3,7 +3,10 @@
 // nvcc); instantiate.hpp instantiates them for one tag.
 #pragma once
 
+#include <cstring>
 #include <memory>
+#include <string>
+#include <type_traits>
 #include <utility>
 
 #include "common.hpp"
@@ -233,6 +236,113 @@ void build_on(host_tag tag, const call& c, F&& f) {
   run_on(tag, c, std::forward<F>(f));
 }
 
+// Copies n int64 row numbers within the context's memory, on its stream.
+inline void copy_rows(mp::host_context&, std::int64_t* dst, const std::int64_t* src, std::int64_t n) {
+  if (n > 0) std::memcpy(dst, src, static_cast<std::size_t>(n) * sizeof(std::int64_t));
+}
+#if MERGEPATH_HAS_CUDA
+inline void copy_rows(mp::cuda_context& ctx, std::int64_t* dst, const std::int64_t* src, std::int64_t n) {
+  if (n > 0)
+    MERGEPATH_CUDA_CHECK(cudaMemcpyAsync(dst, src, static_cast<std::size_t>(n) * sizeof(std::int64_t),
+                                         cudaMemcpyDeviceToDevice, ctx.stream()));
+}
+#endif
+
+// A join_result behind the neutral join_rows interface; copy_to runs on the backend (and, on a
+// GPU, the cached context of the call's stream) that computed it.
+template <class Tag, class Ctx>
+class join_rows_impl final : public join_rows {
+ public:
+  explicit join_rows_impl(mp::join_result<Ctx, std::int64_t> rows) : rows_(std::move(rows)) {}
+  std::int64_t size() const override { return rows_.size(); }
+  bool has_b() const override { return has_b_; }
+  void set_has_b(bool has_b) { has_b_ = has_b; }
+  void copy_to(const call& c, array a_out, array b_out) const override {
+    run_on(Tag{}, c, [&](auto& ctx) {
+      copy_rows(ctx, a_out.as<std::int64_t>(), rows_.a_index(), rows_.size());
+      if (has_b_ && b_out.present) copy_rows(ctx, b_out.as<std::int64_t>(), rows_.b_index(), rows_.size());
+    });
+  }
+
+ private:
+  mp::join_result<Ctx, std::int64_t> rows_;
+  bool has_b_ = true;
+};
+
+// f(std::integral_constant<join_kind, ...>) for the kind named by how.
+template <class F>
+void with_join_kind(join_how how, F&& f) {
+  using mp::join_kind;
+  switch (how) {
+    case join_how::inner:
+      return f(std::integral_constant<join_kind, join_kind::inner>{});
+    case join_how::left:
+      return f(std::integral_constant<join_kind, join_kind::left>{});
+    case join_how::right:
+      return f(std::integral_constant<join_kind, join_kind::right>{});
+    case join_how::outer:
+      return f(std::integral_constant<join_kind, join_kind::full_outer>{});
+    case join_how::semi:
+      return f(std::integral_constant<join_kind, join_kind::left_semi>{});
+    case join_how::anti:
+      return f(std::integral_constant<join_kind, join_kind::left_anti>{});
+  }
+  throw std::invalid_argument("mergepath: unknown join kind " + std::to_string(static_cast<int>(how)));
+}
+
+template <class Tag>
+std::unique_ptr<join_rows> join_op(Tag tag, const call& c, array a, array b, join_how how, bool assume_sorted) {
+  std::unique_ptr<join_rows> result;
+  run_on(tag, c, [&](auto& ctx) {
+    using Ctx = std::decay_t<decltype(ctx)>;
+    with_key_type(a.type, [&](auto k) {
+      using K = typename decltype(k)::type;
+      key_less<K> comp;
+      with_join_kind(how, [&](auto kind) {
+        constexpr mp::join_kind Kind = decltype(kind)::value;
+        auto rows = assume_sorted
+                        ? mp::merge_join<Kind, std::int64_t>(ctx, a.as<const K>(), a.size, b.as<const K>(), b.size, comp)
+                        : mp::sort_merge_join<Kind, std::int64_t>(ctx, a.as<const K>(), a.size, b.as<const K>(), b.size,
+                                                                  comp);
+        auto impl = std::make_unique<join_rows_impl<Tag, Ctx>>(std::move(rows));
+        impl->set_has_b(Kind != mp::join_kind::left_semi && Kind != mp::join_kind::left_anti);
+        result = std::move(impl);
+      });
+    });
+  });
+  return result;
+}
+
+template <class Tag>
+std::int64_t set_operation_op(Tag tag, const call& c, set_kind kind, array a, array b, array out) {
+  std::int64_t written = 0;
+  run_on(tag, c, [&](auto& ctx) {
+    with_key_type(a.type, [&](auto k) {
+      using K = typename decltype(k)::type;
+      key_less<K> comp;
+      const K* pa = a.as<const K>();
+      const K* pb = b.as<const K>();
+      K* po = out.as<K>();
+      switch (kind) {
+        case set_kind::union_:
+          written = mp::set_union(ctx, pa, a.size, pb, b.size, po, comp);
+          return;
+        case set_kind::intersection:
+          written = mp::set_intersection(ctx, pa, a.size, pb, b.size, po, comp);
+          return;
+        case set_kind::difference:
+          written = mp::set_difference(ctx, pa, a.size, pb, b.size, po, comp);
+          return;
+        case set_kind::symmetric_difference:
+          written = mp::set_symmetric_difference(ctx, pa, a.size, pb, b.size, po, comp);
+          return;
+      }
+      throw std::invalid_argument("mergepath: unknown set operation " + std::to_string(static_cast<int>(kind)));
+    });
+  });
+  return written;
+}
+
 }  // namespace mergepath_py
 
 // Explicit instantiations for one backend tag, in groups, one translation unit each (the GPU
@@ -253,10 +363,16 @@ void build_on(host_tag tag, const call& c, F&& f) {
   template void mergepath_py::load_balancing_search_op(Tag, const call&, std::int64_t, array, array); \
   template void mergepath_py::interval_expand_op(Tag, const call&, array, std::int64_t, array, array); \
   template void mergepath_py::segmented_reduce_op(Tag, const call&, array, array, array, reduce_op);
-// Pending: MERGEPATH_PY_INSTANTIATE_JOIN and _SET once join.hpp and set_operations.hpp land.
+#define MERGEPATH_PY_INSTANTIATE_JOIN(Tag)                                                  \
+  template std::unique_ptr<mergepath_py::join_rows> mergepath_py::join_op(Tag, const call&, array, array, join_how, \
+                                                                          bool);
+#define MERGEPATH_PY_INSTANTIATE_SET(Tag)                                                   \
+  template std::int64_t mergepath_py::set_operation_op(Tag, const call&, set_kind, array, array, array);
 #define MERGEPATH_PY_INSTANTIATE_ALL(Tag)    \
   MERGEPATH_PY_INSTANTIATE_MERGE(Tag)        \
   MERGEPATH_PY_INSTANTIATE_SORT(Tag)         \
   MERGEPATH_PY_INSTANTIATE_SEGMENTED_SORT(Tag) \
   MERGEPATH_PY_INSTANTIATE_SEARCH(Tag)       \
-  MERGEPATH_PY_INSTANTIATE_LOAD_BALANCE(Tag)
+  MERGEPATH_PY_INSTANTIATE_LOAD_BALANCE(Tag)  \
+  MERGEPATH_PY_INSTANTIATE_JOIN(Tag)          \
+  MERGEPATH_PY_INSTANTIATE_SET(Tag)

@@ -35,13 +35,15 @@ __all__ = [
     "interval_expand",
     "segmented_reduce",
     "EytzingerIndex",
+    "join",
+    "set_union",
+    "set_intersection",
+    "set_difference",
+    "set_symmetric_difference",
     "cuda_available",
     "cuda_built",
     "DTYPES",
 ]
-# Pending: join(a, b, how=...) and set_union / set_intersection / set_difference /
-# set_symmetric_difference, once include/mergepath/join.hpp and set_operations.hpp exist; they
-# follow the pattern below (_Call for the arrays, a _core entry point, outputs from _Call.empty).
 
 DTYPES = DTYPE_NAMES
 
@@ -533,3 +535,114 @@ class EytzingerIndex:
         if shape is not None:
             out = out.reshape(shape)
         return c.result(out)
+
+
+_HOWS = {"inner": 0, "left": 1, "right": 2, "outer": 3, "semi": 4, "anti": 5}
+
+
+def join(a, b, how="inner", *, assume_sorted=False, checked=False):
+    """Relational join on equal keys: the row numbers of ``a`` and ``b`` that pair up.
+
+    Returns ``(a_rows, b_rows)``, int64 arrays of one row per output pair, ordered by key, then
+    ``a`` row, then ``b`` row. ``how``: "inner" (every pair ``(i, j)`` with ``a[i] == b[j]``),
+    "left" (plus ``(i, -1)`` for each ``a`` row without a partner), "right" (plus ``(-1, j)`` for
+    each lone ``b`` row), "outer" (both); "semi" and "anti" return a single ``a_rows`` array:
+    the ``a`` rows that have a partner, or that have none. ``a`` and ``b`` may be in any order
+    (they are sorted, as copies, with their row numbers); ``assume_sorted=True`` skips that for
+    inputs already sorted (``checked=True`` then verifies it). NaN keys match each other. The
+    call waits for the output's size (on a GPU: it then copies the rows asynchronously). Replaces
+    ``pandas.merge`` on row numbers, or sort + searchsorted + repeat_interleave in torch / CuPy.
+
+    >>> import numpy as np, mergepath
+    >>> a_rows, b_rows = mergepath.join(np.array([3, 1, 2, 1]), np.array([1, 3, 1, 5]))
+    >>> a_rows, b_rows
+    (array([1, 1, 3, 3, 0]), array([0, 2, 0, 2, 1]))
+    >>> mergepath.join(np.array([1, 2]), np.array([2, 3]), how="outer")
+    (array([ 0,  1, -1]), array([-1,  0,  1]))
+    >>> mergepath.join(np.array([1, 2, 4]), np.array([2, 3, 4]), how="anti", assume_sorted=True)
+    array([0])
+    """
+    where = "join"
+    if how not in _HOWS:
+        raise ValueError(f"mergepath.{where}: how must be one of {', '.join(map(repr, _HOWS))}, got {how!r}")
+    c = _Call(where, checked, a=a, b=b)
+    a = c.array("a", a)
+    b = c.array("b", b, dtype=c.adapter.dtype_name(a))
+    c.same_dtype([("a", a), ("b", b)])
+    rows = _core.join(c.core, c.core_array(a), c.core_array(b), _HOWS[how], bool(assume_sorted))
+    n = rows.size
+    a_rows = c.empty(n, "int64")
+    if not rows.has_b:
+        rows.copy_to(c.core, c.core_array(a_rows), _core.Array())
+        return c.result(a_rows)
+    b_rows = c.empty(n, "int64")
+    rows.copy_to(c.core, c.core_array(a_rows), c.core_array(b_rows))
+    return c.result(a_rows), c.result(b_rows)
+
+
+_SET_KINDS = {"set_union": 0, "set_intersection": 1, "set_difference": 2, "set_symmetric_difference": 3}
+
+
+def _set_operation(where, a, b, checked):
+    c = _Call(where, checked, a=a, b=b)
+    a = c.array("a", a)
+    b = c.array("b", b, dtype=c.adapter.dtype_name(a))
+    kd = c.same_dtype([("a", a), ("b", b)])
+    na, nb = int(a.shape[0]), int(b.shape[0])
+    capacity = na + nb if where in ("set_union", "set_symmetric_difference") else na
+    out = c.empty(capacity, kd)
+    n = int(_core.set_operation(c.core, _SET_KINDS[where], c.core_array(a), c.core_array(b), c.core_array(out)))
+    return c.result(out if n == capacity else out[:n])
+
+
+def set_union(a, b, *, checked=False):
+    """The sorted union of sorted multisets ``a`` and ``b``, as ``std::set_union``.
+
+    Of a key held m times in ``a`` and n times in ``b``: ``a``'s m copies, then ``b``'s last
+    max(n - m, 0). The call waits for the output's size; the result may be a view of a buffer of
+    ``len(a) + len(b)`` elements. Replaces ``np.union1d`` (which drops duplicates).
+
+    >>> import numpy as np, mergepath
+    >>> mergepath.set_union(np.array([1, 2, 2, 4]), np.array([2, 3, 3]))
+    array([1, 2, 2, 3, 3, 4])
+    """
+    return _set_operation("set_union", a, b, checked)
+
+
+def set_intersection(a, b, *, checked=False):
+    """The sorted intersection of sorted multisets ``a`` and ``b``, as ``std::set_intersection``.
+
+    Of a key held m times in ``a`` and n times in ``b``: ``a``'s first min(m, n) copies.
+    Replaces ``np.intersect1d`` (which drops duplicates).
+
+    >>> import numpy as np, mergepath
+    >>> mergepath.set_intersection(np.array([1, 2, 2, 4]), np.array([2, 2, 2, 3, 4]))
+    array([2, 2, 4])
+    """
+    return _set_operation("set_intersection", a, b, checked)
+
+
+def set_difference(a, b, *, checked=False):
+    """The elements of sorted ``a`` not matched in sorted ``b``, as ``std::set_difference``.
+
+    Of a key held m times in ``a`` and n times in ``b``: ``a``'s last max(m - n, 0) copies.
+    Replaces ``np.setdiff1d`` (which drops duplicates).
+
+    >>> import numpy as np, mergepath
+    >>> mergepath.set_difference(np.array([1, 2, 2, 4]), np.array([2, 3]))
+    array([1, 2, 4])
+    """
+    return _set_operation("set_difference", a, b, checked)
+
+
+def set_symmetric_difference(a, b, *, checked=False):
+    """The elements of sorted ``a`` or ``b`` unmatched in the other, as ``std::set_symmetric_difference``.
+
+    Of a key held m times in ``a`` and n times in ``b``: ``a``'s last m - n copies or ``b``'s
+    last n - m, in sorted order. Replaces ``np.setxor1d`` (which drops duplicates).
+
+    >>> import numpy as np, mergepath
+    >>> mergepath.set_symmetric_difference(np.array([1, 2, 2, 4]), np.array([2, 3]))
+    array([1, 2, 3, 4])
+    """
+    return _set_operation("set_symmetric_difference", a, b, checked)
