@@ -220,7 +220,7 @@ def test_segmented_reduce(lib, rng, dtype, op, count, segments):
 
 @pytest.mark.parametrize("dtype", ["int32", "int64", "uint32", "float32", "float64"])
 @pytest.mark.parametrize("na,nb,distinct", [(0, 0, None), (0, 7, None), (7, 0, None), (1, 1, 1), (300, 200, 5),
-                                            (1921, 4097, 300), (1 << 20, 40000, None)])
+                                            (1921, 4097, 300), (1 << 17, 40000, None)])
 def test_join(lib, rng, dtype, na, nb, distinct):
     a = random_keys(rng, na, dtype, distinct=distinct, nans=True)
     b = random_keys(rng, nb, dtype, distinct=distinct, nans=True)
