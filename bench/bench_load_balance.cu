@@ -101,10 +101,9 @@ void lbs_tuning_rows(bench_context& b, index_t n, const item_type* starts, index
   };
   one(lb_policy<128, 15>{});
   one(lb_policy<128, 31>{});
-  one(lb_policy<256, 7>{});
-  one(lb_policy<256, 11>{});
+  one(lb_policy<128, 47>{});
   one(lb_policy<256, 15>{});
-  one(lb_policy<512, 7>{});
+  one(lb_policy<256, 23>{});
 }
 
 // --tunings: segmented_reduce under other tile shapes.
@@ -123,10 +122,9 @@ void reduce_tuning_rows(bench_context& b, index_t n, const item_type* values, co
   };
   one(lb_policy<128, 15>{});
   one(lb_policy<128, 23>{});
-  one(lb_policy<128, 7>{});
-  one(lb_policy<256, 7>{});
+  one(lb_policy<64, 31>{});
+  one(lb_policy<64, 15>{});
   one(lb_policy<256, 11>{});
-  one(lb_policy<512, 5>{});
 }
 
 void gpu_rows(bench_context& b, index_t n, index_t mean) {

@@ -16,6 +16,7 @@
 #include "mergesort.cuh"
 #include "result_counts.cuh"
 #include "set_operations.cuh"
+#include "sort.cuh"
 #include "sorted_search.cuh"
 
 namespace mergepath {
@@ -124,7 +125,8 @@ join_result<cuda_context, Index> join_sorted(cuda_context& ctx, AIt a, index_t a
   return {total, std::move(a_out), std::move(b_out), detail::has_b_index(Kind)};
 }
 
-// Copies of x with their row numbers, sorted stably by key on the GPU.
+// Copies of x with their row numbers, sorted stably by key on the GPU (sort_pairs: CUB's radix
+// sort where it orders the keys as comp does).
 template <class Index, class It, class Comp>
 struct sorted_rows {
   using Key = kernel::value_of<It>;
@@ -133,7 +135,7 @@ struct sorted_rows {
   sorted_rows(cuda_context& ctx, It x, index_t count, Comp comp)
       : keys(ctx.allocate<Key>(count)), rows(ctx.allocate<Index>(count)) {
     for_each_index(ctx, kernel::copy_with_rows<It, Key, Index>{x, keys.data(), rows.data()}, count);
-    mergesort_pairs(ctx, keys.data(), rows.data(), count, comp);
+    sort_pairs(ctx, keys.data(), rows.data(), count, comp);
   }
 };
 

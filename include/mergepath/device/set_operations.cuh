@@ -1,6 +1,5 @@
 // The set operations on a cuda_context (set_operations.hpp documents them): the partition kernel,
-// the tile kernel counting, a scan of the tiles' counts, the tile kernel writing. The host waits
-// for the total only, published as soon as the scan ends, while the writing runs on.
+// then the one-pass tile kernel; the host waits for the output count.
 #pragma once
 
 #include <cstddef>
@@ -39,26 +38,23 @@ index_t set_operation(cuda_context& ctx, AKeys a_keys, AVals a_vals, index_t a_c
   const index_t num_tiles = detail::ceil_div<index_t>(total, tile_items);
   const index_t capacity = detail::set_output_capacity(Op, a_count, b_count);
   auto splits = ctx.allocate<set_split<index_t>>(num_tiles + 1);
-  auto counts = ctx.allocate<index_t>(num_tiles + 1);
-  auto offsets = ctx.allocate<index_t>(num_tiles + 1);
+  auto total_out = ctx.allocate<index_t>(1);
+  std::size_t state_bytes = 0;
+  MERGEPATH_CUDA_CHECK(kernel::set_tile_state::AllocationSize(static_cast<int>(num_tiles), state_bytes));
+  auto state_storage = ctx.allocate<unsigned char>(static_cast<index_t>(state_bytes));
+  kernel::set_tile_state tile_state;
+  MERGEPATH_CUDA_CHECK(tile_state.Init(static_cast<int>(num_tiles), state_storage.data(), state_bytes));
   constexpr int threads = 256;
   detail::launch("set_partition_kernel", kernel::set_partition_kernel<AKeys, BKeys, Comp>,
                  static_cast<unsigned>(detail::ceil_div<index_t>(num_tiles + 1, threads)), threads, 0, ctx.stream(),
-                 a_keys, a_count, b_keys, b_count, index_t{tile_items}, num_tiles + 1, splits.data(), comp);
+                 a_keys, a_count, b_keys, b_count, index_t{tile_items}, num_tiles + 1, splits.data(), tile_state, comp);
   detail::launch(
       "set_operation_tile_kernel",
-      kernel::set_operation_tile_kernel<Policy, Op, false, AKeys, AVals, BKeys, BVals, OutKeys, OutVals, Comp>,
+      kernel::set_operation_tile_kernel<Policy, Op, AKeys, AVals, BKeys, BVals, OutKeys, OutVals, Comp>,
       static_cast<unsigned>(num_tiles), Policy::tuning.block_threads, 0, ctx.stream(), a_keys, a_vals, b_keys, b_vals,
-      static_cast<const set_split<index_t>*>(splits.data()), num_tiles, counts.data(), capacity, out_keys, out_vals,
-      comp);
-  exclusive_scan(ctx, static_cast<const index_t*>(counts.data()), num_tiles, offsets.data());
-  const std::uint64_t sequence = publish_counts(ctx, offsets.data() + num_tiles);  // the total
-  detail::launch(
-      "set_operation_tile_kernel",
-      kernel::set_operation_tile_kernel<Policy, Op, true, AKeys, AVals, BKeys, BVals, OutKeys, OutVals, Comp>,
-      static_cast<unsigned>(num_tiles), Policy::tuning.block_threads, 0, ctx.stream(), a_keys, a_vals, b_keys, b_vals,
-      static_cast<const set_split<index_t>*>(splits.data()), num_tiles, offsets.data(), capacity, out_keys, out_vals,
-      comp);
+      static_cast<const set_split<index_t>*>(splits.data()), num_tiles, tile_state, total_out.data(), capacity,
+      out_keys, out_vals, comp);
+  const std::uint64_t sequence = publish_counts(ctx, total_out.data());
   return detail::min_of(wait_for_counts(ctx, sequence).first, capacity);
 }
 

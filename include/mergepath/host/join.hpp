@@ -8,6 +8,7 @@
 #include "../context.hpp"
 #include "../error.hpp"
 #include "../functional.hpp"
+#include "../thread/binary_search.hpp"
 #include "../thread/join.hpp"
 #include "load_balance.hpp"
 #include "merge.hpp"
@@ -49,21 +50,40 @@ index_t exclusive_scan(const host_context& ctx, index_t count, Value value, inde
   return x[count];
 }
 
+// lower[i] = the first b not ordered before a[i], rows[i] = a row i's output rows (join_row_count),
+// for every a row: one merge walk a chunk of a, its two cursors into b set at the chunk's first
+// row by binary search. (Two sorted searches did this in twice the time of a sequential join.)
+template <join_kind Kind, class Index, class AIt, class BIt, class Comp>
+void count_a_rows(const host_context& ctx, AIt a, index_t a_count, BIt b, index_t b_count, Index* lower, index_t* rows,
+                  Comp comp) {
+  const detail::join_row_count<Kind, Index> row_count;
+  const index_t chunks = chunk_count(ctx, a_count);
+  parallel_for(ctx, chunks, [&](index_t c) {
+    const index_t begin = a_count * c / chunks, end = a_count * (c + 1) / chunks;
+    if (begin == end) return;
+    index_t lo = binary_search_bound<bounds::lower>(b, b_count, a[begin], comp), hi = lo;
+    for (index_t i = begin; i < end; ++i) {
+      while (lo < b_count && comp(b[lo], a[i])) ++lo;
+      hi = detail::max_of(hi, lo);
+      while (hi < b_count && !comp(a[i], b[hi])) ++hi;
+      lower[i] = static_cast<Index>(lo);
+      rows[i] = row_count(lo, hi);
+    }
+  });
+}
+
 template <join_kind Kind, class Index, class AIt, class BIt, class ARows, class BRows, class Comp>
 join_result<host_context, Index> join_sorted(host_context& ctx, AIt a, index_t a_count, BIt b, index_t b_count,
                                              ARows a_rows, BRows b_rows, Comp comp) {
   constexpr bool lone_b = detail::keeps_lone_b(Kind);
-  // The lower bound of each a in b and (lone_b) the upper bound of each b in a.
+  // Each a row's lower bound in b and output rows, then their offsets; (lone_b) the upper bound
+  // of each b in a.
   std::vector<Index> lower(static_cast<std::size_t>(a_count)), upper(lone_b ? static_cast<std::size_t>(b_count) : 0);
-  host::sorted_search<bounds::lower, search::index, lone_b ? search::index : search::none>(
-      ctx, a, a_count, b, b_count, lower.data(), lone_b ? upper.data() : nullptr, comp);
-  // Each a row's output rows from its upper bound, then their offsets.
   std::vector<index_t> a_starts(static_cast<std::size_t>(a_count) + 1);
-  host::sorted_search<bounds::upper, search::index, search::none>(
-      ctx, a, a_count, b, b_count,
-      detail::equality_count_output<const Index*, index_t*, detail::join_row_count<Kind, Index>>{
-          lower.data(), a_starts.data(), {}},
-      nullptr, comp);
+  count_a_rows<Kind>(ctx, a, a_count, b, b_count, lower.data(), a_starts.data(), comp);
+  if constexpr (lone_b)
+    host::sorted_search<bounds::lower, search::none, search::index>(ctx, a, a_count, b, b_count, nullptr,
+                                                                    upper.data(), comp);
   const index_t a_total = exclusive_scan(
       ctx, a_count, [&](index_t i) { return a_starts[i]; }, a_starts.data());
   std::vector<index_t> lone_b_before(lone_b ? static_cast<std::size_t>(b_count) + 1 : 0);

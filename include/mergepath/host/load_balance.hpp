@@ -72,8 +72,9 @@ void transform_lbs(const host_context& ctx, Func& f, index_t count, StartsIt sta
 }
 
 // out[s] = init op value_at(first item of s) op ... for every segment. Each thread reduces its
-// share: segments that start and end inside it are written at once; the partials of the two
-// that cross its ends are joined with the neighbours' afterwards, in order, on one thread.
+// share: the segments that start and end inside it are folded from init in a tight loop each, as
+// a sequential loop would; the partials of the two that cross its ends are joined with the
+// neighbours' afterwards, in order, on one thread.
 template <class ValueAt, class StartsIt, class OutIt, class T, class Op>
 void segmented_reduce(const host_context& ctx, ValueAt& value_at, index_t count, StartsIt starts,
                       index_t num_segments, OutIt out, const T& init, Op op) {
@@ -83,30 +84,33 @@ void segmented_reduce(const host_context& ctx, ValueAt& value_at, index_t count,
     partial_reduction<T> head;       // that segment's items in this share, when it ends here
     partial_reduction<T> tail;       // the segment open at the share's end: its items here
   };
+  auto fold = [&](T value, index_t lo, index_t hi) {
+    for (index_t i = lo; i < hi; ++i) value = static_cast<T>(op(value, static_cast<T>(value_at(i))));
+    return value;
+  };
+  auto partial_of = [&](index_t lo, index_t hi) {
+    return lo == hi ? partial_reduction<T>{} : partial_reduction<T>{fold(static_cast<T>(value_at(lo)), lo + 1, hi), true};
+  };
   const index_t chunks = chunk_count(ctx, count + num_segments);
   std::vector<share_result> results(static_cast<std::size_t>(chunks));
   for_each_load_balance_share(ctx, starts, num_segments, count, chunks, [&](index_t c, const load_balance_share& share) {
-    share_result r{share, false, {}, {}};
-    partial_reduction<T> acc;
-    index_t current = share.start_begin - 1;
-    auto end_segments_before = [&](index_t s) {  // segments current .. s - 1 end here
-      for (; current < s; ++current, acc = {}) {
-        if (!r.head_closed)
-          r.head = acc, r.head_closed = true;
-        else
-          out[current] = acc.finish(init, op);
-      }
+    share_result r{share, share.start_begin < share.start_end, {}, {}};
+    // Each segment's end clamped into [lo, item_end]: malformed starts never leave the share.
+    index_t lo = share.item_begin;
+    auto end_of = [&](index_t s) {
+      return detail::min_of(detail::max_of(static_cast<index_t>(starts[s]), lo), share.item_end);
     };
-    // A tight loop over each segment's items: no per-item test of where the segment ends.
-    walk_load_balance_pieces(starts, share, [&](index_t s, index_t lo, index_t hi) {
-      end_segments_before(s);
-      if (lo == hi) return;
-      T value = static_cast<T>(value_at(lo));
-      for (index_t i = lo + 1; i < hi; ++i) value = static_cast<T>(op(value, static_cast<T>(value_at(i))));
-      acc = acc.then({value, true}, op);
-    });
-    end_segments_before(share.start_end - 1);
-    r.tail = acc;
+    if (r.head_closed) {
+      index_t hi = end_of(share.start_begin);
+      r.head = partial_of(lo, hi);
+      for (index_t s = share.start_begin; s + 1 < share.start_end; ++s) {
+        lo = hi;
+        hi = end_of(s + 1);
+        out[s] = fold(init, lo, hi);
+      }
+      lo = hi;
+    }
+    r.tail = partial_of(lo, share.item_end);
     results[static_cast<std::size_t>(c)] = r;
   });
 

@@ -21,32 +21,56 @@ __device__ inline load_balance_share tile_share(const index_t* splits, index_t t
   return load_balance_share_between(splits[tile], splits[tile + 1], diag0, diag1);
 }
 
-// Calls f(index, segment, rank) for every item of the block's tile. The items are visited in
-// order across the block's threads (thread t takes the tile's items t, t + threads, ...), so f's
-// accesses at index, and at a segment's base + rank, coalesce.
+// Calls f(index, segment, rank) for every item of the block's tile. The tile's starts mark the
+// first item of each segment with items; a max-scan of the marked positions then gives each item
+// its segment's first item, and from it the segment. f is called across the block's threads in
+// item order (thread t takes the tile's items t, t + threads, ...), so its accesses at index, and
+// at a segment's base + rank, coalesce.
 template <class Policy, class Func, class StartsIt>
 __global__ void __launch_bounds__(Policy::tuning.block_threads)
     transform_lbs_kernel(Func f, index_t count, StartsIt starts, index_t num_segments, const index_t* splits) {
   constexpr int threads = Policy::tuning.block_threads;
   constexpr int items = Policy::tuning.items_per_thread;
   constexpr int tile_items = Policy::tuning.tile_items();
-  __shared__ block::load_balance_tile_starts<tile_items> tile;
-  __shared__ int segment_of_item[tile_items];
+  using max_scan = cub::BlockScan<int, threads>;
+  __shared__ int head_mark[tile_items];  // block::mark_segment_heads
+  __shared__ int segment_head[tile_items];  // the position of the item's segment's first item, or -1
+  __shared__ typename max_scan::TempStorage scan_storage;
 
   detail::wait_for_prior_grid();  // the splits
   const load_balance_share share = tile_share(splits, blockIdx.x, tile_items, count + num_segments);
   detail::allow_dependent_launch();
-  const int num_starts = static_cast<int>(share.start_end - share.start_begin);
   const int num_items = static_cast<int>(share.item_end - share.item_begin);
-  block::load_tile_starts<threads>(starts, share, tile);
-  block::find_item_segments<items>(tile, num_starts, num_items, segment_of_item);
+  for (int i = threadIdx.x; i < num_items; i += threads) head_mark[i] = 0;
+  __syncthreads();
+  block::mark_segment_heads<threads>(starts, share, head_mark, [](index_t) {});
 
+  int heads[items];
+  int last = -1;
+  MERGEPATH_UNROLL
+  for (int j = 0; j < items; ++j) {
+    const int i = static_cast<int>(threadIdx.x) * items + j;
+    if (i < num_items && head_mark[i] != 0) last = i;
+    heads[j] = last;
+  }
+  int before = -1;
+  max_scan(scan_storage).ExclusiveScan(last, before, -1, maximum<int>{});
+  MERGEPATH_UNROLL
+  for (int j = 0; j < items; ++j) {
+    const int i = static_cast<int>(threadIdx.x) * items + j;
+    if (i < num_items) segment_head[i] = max(heads[j], before);
+  }
+  __syncthreads();
+
+  // No head before an item in the tile: it is in the segment open when the tile began.
+  const index_t segment_before_tile = share.start_begin - 1;
+  const index_t start_before_tile = segment_before_tile >= 0 ? static_cast<index_t>(starts[segment_before_tile]) : 0;
   for (int i = threadIdx.x; i < num_items; i += threads) {
-    // The unsigned min clamps a malformed (or unwritten) entry into [0, num_starts].
-    const int k = static_cast<int>(min(static_cast<unsigned>(segment_of_item[i]), static_cast<unsigned>(num_starts)));
+    const int head = segment_head[i];
     const index_t index = share.item_begin + i;
-    const index_t segment_start = k == 0 ? tile.head_start : share.item_begin + tile.start_offset[k];
-    f(index, clamp_segment(share.start_begin - 1 + k, num_segments), rank_in_segment(index, segment_start));
+    const index_t segment = head < 0 ? segment_before_tile : segment_before_tile + head_mark[head];
+    const index_t segment_start = head < 0 ? start_before_tile : share.item_begin + head;
+    f(index, clamp_segment(segment, num_segments), rank_in_segment(index, segment_start));
   }
 }
 
@@ -60,10 +84,32 @@ struct tile_head {
   partial_reduction<T> partial;
 };
 
-// out[s] for the segments that start and end inside the block's tile; the tile's head and tail
-// partials for the rest. Each thread walks its share of the path reducing items into `acc`;
-// a segment that starts and ends in one thread's share is finished at once; the partials that
-// cross threads are joined by a block-wide reduce-by-key scan.
+// The items after the last segment head a thread (or a run of threads) has seen, and that head's
+// mark (block::mark_segment_heads), 0 where no head was seen.
+template <class T>
+struct open_run {
+  int mark;
+  partial_reduction<T> partial;
+};
+
+// Joins runs in order: a later run that saw a head replaces the earlier; one that did not
+// continues the earlier's segment.
+template <class T, class Op>
+struct join_open_runs {
+  Op op;
+  __device__ open_run<T> operator()(const open_run<T>& earlier, const open_run<T>& later) const {
+    if (later.mark != 0) return later;
+    return {earlier.mark, earlier.partial.then(later.partial, op)};
+  }
+};
+
+// One tile of segmented_reduce. The tile's segment starts mark the first item of each segment
+// with items (empty segments get init at once); each thread then reduces `items` consecutive
+// items, finishing every segment that ends inside its run, and a block scan of the runs left open
+// at the threads' ends finishes the segments that cross threads; the tile's results are then
+// stored together. What crosses tiles goes to
+// heads and tails for the fix-up: the segment open when the tile begins (its items here, and
+// whether it ends here) and the one open when it ends.
 template <class Policy, class ValueAt, class StartsIt, class OutIt, class T, class Op>
 __global__ void __launch_bounds__(Policy::tuning.block_threads)
     segmented_reduce_kernel(ValueAt value_at, index_t count, StartsIt starts, index_t num_segments,
@@ -72,57 +118,75 @@ __global__ void __launch_bounds__(Policy::tuning.block_threads)
   constexpr int threads = Policy::tuning.block_threads;
   constexpr int items = Policy::tuning.items_per_thread;
   constexpr int tile_items = Policy::tuning.tile_items();
-  using block_scan = cub::BlockScan<segment_partial<T>, threads>;
-  __shared__ block::load_balance_tile_starts<tile_items> tile;
+  using run_scan = cub::BlockScan<open_run<T>, threads>;
   // Raw bytes: T need not be default-constructible in shared memory.
   __shared__ alignas(alignof(T)) unsigned char value_bytes[sizeof(T) * tile_items];
+  // results[k]: segment start_begin + k of the tile, for the segments that start and end in it
+  // (stored together afterwards: scattered single stores would cost more than the copy).
   __shared__ alignas(alignof(T)) unsigned char result_bytes[sizeof(T) * tile_items];
-  __shared__ typename block_scan::TempStorage scan_storage;
-  static_assert(sizeof(value_bytes) + sizeof(result_bytes) + sizeof(tile) <= 40 * 1024,
+  __shared__ int head_mark[tile_items];
+  __shared__ typename run_scan::TempStorage scan_storage;
+  static_assert(sizeof(value_bytes) + sizeof(result_bytes) <= 40 * 1024,
                 "segmented_reduce: the value type is too large for the GPU tile (at most ~150 bytes)");
   T* values = reinterpret_cast<T*>(value_bytes);
-  T* results = reinterpret_cast<T*>(result_bytes);  // results[k - 1]: the tile's segment k, k >= 1
+  T* results = reinterpret_cast<T*>(result_bytes);
 
   detail::wait_for_prior_grid();  // the splits
   const load_balance_share share = tile_share(splits, blockIdx.x, tile_items, count + num_segments);
   detail::allow_dependent_launch();
   const int num_starts = static_cast<int>(share.start_end - share.start_begin);
   const int num_items = static_cast<int>(share.item_end - share.item_begin);
-  // The head's record until (after the scan's barriers) the thread that ends the head segment, if
-  // any, overwrites it.
-  if (threadIdx.x == 0) heads[blockIdx.x] = {share.start_begin - 1, false, {}};
-  for (int i = threadIdx.x; i < num_items; i += threads) values[i] = static_cast<T>(value_at(share.item_begin + i));
-  block::load_tile_starts<threads>(starts, share, tile);  // its barrier also publishes values
-
-  const combine_segment_partials<T, Op> combine{op};
-  const int2 split = block::thread_split_in_tile<items>(tile, num_starts, num_items);
-  partial_reduction<T> acc, head;
-  bool head_closed = false;
-  const int2 end = block::walk_tile<items>(
-      tile, num_starts, num_items, split,
-      [&](int k) {  // the tile's segment k - 1 ends
-        if (!head_closed)
-          head = acc, head_closed = true;
-        else
-          results[k - 2] = acc.finish(init, op);
-        acc = {};
-      },
-      [&](int i, int) { acc.add(values[i], op); });
-
-  // before: the partial of the segment open at this thread's start from the threads before it.
-  segment_partial<T> before, tile_total;
-  block_scan(scan_storage).ExclusiveScan(segment_partial<T>{end.x, acc}, before, combine, tile_total);
-  if (threadIdx.x == 0) before = {-1, {}};
-  if (head_closed) {
-    const partial_reduction<T> first = combine(before, {split.x, head}).partial;
-    if (split.x == 0)  // the segment that began before the tile
-      heads[blockIdx.x] = {share.start_begin - 1, true, first};
-    else if (split.x <= num_starts)
-      results[split.x - 1] = first.finish(init, op);
+  for (int i = threadIdx.x; i < num_items; i += threads) {
+    values[i] = static_cast<T>(value_at(share.item_begin + i));
+    head_mark[i] = 0;
   }
-  if (threadIdx.x == threads - 1) tails[blockIdx.x] = {share.start_end - 1, tile_total.partial};
   __syncthreads();
-  // Segments start_begin .. start_end - 2 began and ended here.
+  block::mark_segment_heads<threads>(starts, share, head_mark,
+                                     [&](index_t s) { results[s - share.start_begin] = init; });
+
+  // This thread's items, in order: `before` collects those ahead of its first head; a segment
+  // whose head and end both lie here is finished at once. Mark m is the tile's segment m - 1,
+  // results[m - 1]; mark 0 the segment open when the tile began.
+  const index_t segment_before_tile = share.start_begin - 1;
+  partial_reduction<T> before, run;
+  int first_mark = 0, mark = 0;
+  MERGEPATH_UNROLL
+  for (int j = 0; j < items; ++j) {
+    const int i = static_cast<int>(threadIdx.x) * items + j;
+    if (i >= num_items) break;
+    const int head = head_mark[i];
+    if (head != 0) {
+      if (mark == 0)
+        before = run, first_mark = head;
+      else
+        results[mark - 1] = run.finish(init, op);
+      mark = head;
+      run = {};
+    }
+    run.add(values[i], op);
+  }
+
+  // carried: the run open at this thread's start, joined over the threads before it.
+  open_run<T> carried, tile_run;
+  run_scan(scan_storage).ExclusiveScan(open_run<T>{mark, run}, carried, join_open_runs<T, Op>{op}, tile_run);
+  if (threadIdx.x == 0) carried = {0, {}};
+  if (first_mark != 0) {  // this thread ends the segment open at its start
+    const partial_reduction<T> whole = carried.partial.then(before, op);
+    if (carried.mark == 0)
+      heads[blockIdx.x] = {segment_before_tile, true, whole};
+    else
+      results[carried.mark - 1] = whole.finish(init, op);
+  }
+  if (threadIdx.x == threads - 1) {
+    // No head in the tile: its items all belong to the segment open when it began.
+    if (tile_run.mark == 0) heads[blockIdx.x] = {segment_before_tile, num_starts > 0, tile_run.partial};
+    // The last start's segment runs on past the tile; an earlier one that holds the tile's last
+    // items ends with it.
+    const bool open_at_end = tile_run.mark == num_starts;
+    if (!open_at_end && tile_run.mark != 0) results[tile_run.mark - 1] = tile_run.partial.finish(init, op);
+    tails[blockIdx.x] = {share.start_end - 1, open_at_end ? tile_run.partial : partial_reduction<T>{}};
+  }
+  __syncthreads();
   for (int k = threadIdx.x; k < num_starts - 1; k += threads) out[share.start_begin + k] = results[k];
 }
 

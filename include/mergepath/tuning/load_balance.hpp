@@ -20,11 +20,12 @@ inline std::ostream& operator<<(std::ostream& os, const load_balance_tuning& t) 
   return os << "{block_threads " << t.block_threads << ", items_per_thread " << t.items_per_thread << "}";
 }
 
-// transform_lbs and everything built on it: the tile's starts (as 32-bit offsets) and each item's
-// segment live in shared memory, 8 bytes a step. An odd step count keeps the threads' walks on
-// distinct banks where segments are long (H200, 2^26 int32, mean 1e4: 128 x 15 0.111 ms against
-// 0.171 for 128 x 16); 256-thread and longer tiles were no faster at any mean (bench --tunings).
-constexpr load_balance_tuning default_transform_lbs_tuning = {128, 15};
+// transform_lbs and everything built on it: a tile marks its segments' first items and scans
+// them in shared memory, 8 bytes a step. The kernel is bound by its instructions, not by DRAM
+// (ncu, H200): longer tiles spread the per-tile work thinner (H200, 2^26 int32: 128 x 31 took
+// 0.185 / 0.114 / 0.107 ms at means 4 / 300 / 1e4 against 0.200 / 0.126 / 0.116 for 128 x 15);
+// an odd step count keeps the threads' scans on distinct banks.
+constexpr load_balance_tuning default_transform_lbs_tuning = {128, 31};
 
 // segmented_reduce: a tile also holds its items' values and its segments' results in shared
 // memory, so wider values take shorter tiles (about 64 bytes of values a thread, an odd count as

@@ -297,7 +297,8 @@ std::unique_ptr<join_rows> join_op(Tag tag, const call& c, array a, array b, joi
     using Ctx = std::decay_t<decltype(ctx)>;
     with_key_type(a.type, [&](auto k) {
       using K = typename decltype(k)::type;
-      key_less<K> comp;
+      // Integer keys: less<>, so sort_merge_join's sorts take CUB's radix sort.
+      auto comp = plain_order<K>(key_less<K>{});
       with_join_kind(how, [&](auto kind) {
         constexpr mp::join_kind Kind = decltype(kind)::value;
         auto rows = assume_sorted
