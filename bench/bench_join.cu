@@ -11,6 +11,7 @@
 #include <mergepath/join.hpp>
 #include <mergepath/set_operations.hpp>
 #include <random>
+#include <sstream>
 #include <vector>
 
 #include "bench_util.cuh"
@@ -123,6 +124,30 @@ void join_rows(bench_context& b, index_t n) {
   });
 }
 
+template <int Threads, int Items>
+struct set_policy {
+  static constexpr mergepath::set_operation_tuning tuning{Threads, Items};
+};
+
+// --tunings: set_union under other tile shapes (rows named by their shape).
+template <class Row>
+void set_union_tuning_rows(bench_context& b, index_t n, const key_type* a, const key_type* bk, key_type* out, Row row) {
+  auto one = [&](auto policy) {
+    using P = decltype(policy);
+    timing t = b.timer.measure(b.opts.warmup, b.reps_for(n), 1, [&](int) {
+      mergepath::device::set_operation<P, mergepath::set_op::union_>(b.ctx, a, nullptr, n, bk, nullptr, n, out,
+                                                                      nullptr, mergepath::less<>{});
+    });
+    std::ostringstream name;
+    name << "  set_union " << P::tuning.block_threads << "x" << P::tuning.items_per_thread;
+    b.add_row(row(name.str(), t));
+  };
+  one(set_policy<256, 8>{});
+  one(set_policy<128, 15>{});
+  one(set_policy<256, 15>{});
+  one(set_policy<128, 23>{});
+}
+
 void set_rows(bench_context& b, index_t n) {
   const auto a = uniform_keys(n, n, 0x21a, true), bk = uniform_keys(n, n, 0x21b, true);
   device_buffer<key_type> da(a.size(), "a"), db(bk.size(), "b"), out(2 * a.size(), "output"),
@@ -181,6 +206,7 @@ void set_rows(bench_context& b, index_t n) {
       if (r.check != "ok") b.fail(std::string(set_op_names[op]) + " differs from thrust's");
       b.add_row(r);
     });
+    if (op == 0 && b.opts.tunings) set_union_tuning_rows(b, n, da.data(), db.data(), out.data(), row);
   }
 }
 

@@ -80,10 +80,18 @@ join_result<host_context, Index> join_sorted(host_context& ctx, AIt a, index_t a
   // of each b in a.
   std::vector<Index> lower(static_cast<std::size_t>(a_count)), upper(lone_b ? static_cast<std::size_t>(b_count) : 0);
   std::vector<index_t> a_starts(static_cast<std::size_t>(a_count) + 1);
-  count_a_rows<Kind>(ctx, a, a_count, b, b_count, lower.data(), a_starts.data(), comp);
-  if constexpr (lone_b)
-    host::sorted_search<bounds::lower, search::none, search::index>(ctx, a, a_count, b, b_count, nullptr,
-                                                                    upper.data(), comp);
+  if constexpr (lone_b) {
+    // Both bounds from one merge walk, so that even unsorted input places every row exactly once.
+    host::sorted_search<bounds::lower, search::index, search::index>(ctx, a, a_count, b, b_count, lower.data(),
+                                                                     upper.data(), comp);
+    host::sorted_search<bounds::upper, search::index, search::none>(
+        ctx, a, a_count, b, b_count,
+        detail::equality_count_output<const Index*, index_t*, detail::join_row_count<Kind, Index>>{
+            lower.data(), a_starts.data(), {}},
+        nullptr, comp);
+  } else {
+    count_a_rows<Kind>(ctx, a, a_count, b, b_count, lower.data(), a_starts.data(), comp);
+  }
   const index_t a_total = exclusive_scan(
       ctx, a_count, [&](index_t i) { return a_starts[i]; }, a_starts.data());
   std::vector<index_t> lone_b_before(lone_b ? static_cast<std::size_t>(b_count) + 1 : 0);

@@ -105,11 +105,11 @@ struct join_open_runs {
 
 // One tile of segmented_reduce. The tile's segment starts mark the first item of each segment
 // with items (empty segments get init at once); each thread then reduces `items` consecutive
-// items, finishing every segment that ends inside its run, and a block scan of the runs left open
-// at the threads' ends finishes the segments that cross threads; the tile's results are then
-// stored together. What crosses tiles goes to
-// heads and tails for the fix-up: the segment open when the tile begins (its items here, and
-// whether it ends here) and the one open when it ends.
+// items, writing every segment that ends inside its run, and a block scan of the runs left open
+// at the threads' ends finishes the segments that cross threads. (Staging the results in shared
+// memory for coalesced stores was slower: H200, 2^26 int32, 0.358 against 0.285 ms at mean 4.)
+// What crosses tiles goes to heads and tails for the fix-up: the segment open when the tile
+// begins (its items here, and whether it ends here) and the one open when it ends.
 template <class Policy, class ValueAt, class StartsIt, class OutIt, class T, class Op>
 __global__ void __launch_bounds__(Policy::tuning.block_threads)
     segmented_reduce_kernel(ValueAt value_at, index_t count, StartsIt starts, index_t num_segments,
@@ -121,15 +121,11 @@ __global__ void __launch_bounds__(Policy::tuning.block_threads)
   using run_scan = cub::BlockScan<open_run<T>, threads>;
   // Raw bytes: T need not be default-constructible in shared memory.
   __shared__ alignas(alignof(T)) unsigned char value_bytes[sizeof(T) * tile_items];
-  // results[k]: segment start_begin + k of the tile, for the segments that start and end in it
-  // (stored together afterwards: scattered single stores would cost more than the copy).
-  __shared__ alignas(alignof(T)) unsigned char result_bytes[sizeof(T) * tile_items];
   __shared__ int head_mark[tile_items];
   __shared__ typename run_scan::TempStorage scan_storage;
-  static_assert(sizeof(value_bytes) + sizeof(result_bytes) <= 40 * 1024,
-                "segmented_reduce: the value type is too large for the GPU tile (at most ~150 bytes)");
+  static_assert(sizeof(value_bytes) <= 40 * 1024,
+                "segmented_reduce: the value type is too large for the GPU tile (at most ~300 bytes)");
   T* values = reinterpret_cast<T*>(value_bytes);
-  T* results = reinterpret_cast<T*>(result_bytes);
 
   detail::wait_for_prior_grid();  // the splits
   const load_balance_share share = tile_share(splits, blockIdx.x, tile_items, count + num_segments);
@@ -141,12 +137,11 @@ __global__ void __launch_bounds__(Policy::tuning.block_threads)
     head_mark[i] = 0;
   }
   __syncthreads();
-  block::mark_segment_heads<threads>(starts, share, head_mark,
-                                     [&](index_t s) { results[s - share.start_begin] = init; });
+  block::mark_segment_heads<threads>(starts, share, head_mark, [&](index_t s) { out[s] = init; });
 
   // This thread's items, in order: `before` collects those ahead of its first head; a segment
-  // whose head and end both lie here is finished at once. Mark m is the tile's segment m - 1,
-  // results[m - 1]; mark 0 the segment open when the tile began.
+  // whose head and end both lie here is written at once. Mark m stands for segment
+  // segment_before_tile + m; mark 0 for the segment open when the tile began.
   const index_t segment_before_tile = share.start_begin - 1;
   partial_reduction<T> before, run;
   int first_mark = 0, mark = 0;
@@ -159,7 +154,7 @@ __global__ void __launch_bounds__(Policy::tuning.block_threads)
       if (mark == 0)
         before = run, first_mark = head;
       else
-        results[mark - 1] = run.finish(init, op);
+        out[segment_before_tile + mark] = run.finish(init, op);
       mark = head;
       run = {};
     }
@@ -175,7 +170,7 @@ __global__ void __launch_bounds__(Policy::tuning.block_threads)
     if (carried.mark == 0)
       heads[blockIdx.x] = {segment_before_tile, true, whole};
     else
-      results[carried.mark - 1] = whole.finish(init, op);
+      out[segment_before_tile + carried.mark] = whole.finish(init, op);
   }
   if (threadIdx.x == threads - 1) {
     // No head in the tile: its items all belong to the segment open when it began.
@@ -183,11 +178,10 @@ __global__ void __launch_bounds__(Policy::tuning.block_threads)
     // The last start's segment runs on past the tile; an earlier one that holds the tile's last
     // items ends with it.
     const bool open_at_end = tile_run.mark == num_starts;
-    if (!open_at_end && tile_run.mark != 0) results[tile_run.mark - 1] = tile_run.partial.finish(init, op);
+    if (!open_at_end && tile_run.mark != 0)
+      out[segment_before_tile + tile_run.mark] = tile_run.partial.finish(init, op);
     tails[blockIdx.x] = {share.start_end - 1, open_at_end ? tile_run.partial : partial_reduction<T>{}};
   }
-  __syncthreads();
-  for (int k = threadIdx.x; k < num_starts - 1; k += threads) out[share.start_begin + k] = results[k];
 }
 
 // After the tails are scanned (scanned[t]: the partial, over tiles 0..t, of the segment open at

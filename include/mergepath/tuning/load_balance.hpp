@@ -21,15 +21,18 @@ inline std::ostream& operator<<(std::ostream& os, const load_balance_tuning& t) 
 }
 
 // transform_lbs and everything built on it: a tile marks its segments' first items and scans
-// them in shared memory, 8 bytes a step. The kernel is bound by its instructions, not by DRAM
-// (ncu, H200): longer tiles spread the per-tile work thinner (H200, 2^26 int32: 128 x 31 took
-// 0.185 / 0.114 / 0.107 ms at means 4 / 300 / 1e4 against 0.200 / 0.126 / 0.116 for 128 x 15);
-// an odd step count keeps the threads' scans on distinct banks.
-constexpr load_balance_tuning default_transform_lbs_tuning = {128, 31};
+// them in shared memory, 8 bytes a step; an odd step count keeps the threads' scans on distinct
+// banks. The kernel is bound by its instructions, not by DRAM (ncu, H200). With f writing just
+// the segment (load_balancing_search), longer tiles spread the per-tile work thinner (H200, 2^26
+// int32: 128 x 31 took 0.183 / 0.114 / 0.107 ms at means 4 / 300 / 1e4 against 0.198 / 0.125 /
+// 0.116 for 128 x 15); with a heavier f they were slower (interval_expand 0.403 against 0.287 ms,
+// merge_join 0.928 against 0.847 at mean 4 and 1), so the general default stays 128 x 15.
+constexpr load_balance_tuning default_transform_lbs_tuning = {128, 15};
+constexpr load_balance_tuning load_balancing_search_tuning = {128, 31};
 
 // segmented_reduce: a tile also holds its items' values and its segments' results in shared
 // memory, so wider values take shorter tiles (about 64 bytes of values a thread, an odd count as
-// above). 256 threads were 1.5-2x slower at every mean, 7 or 23 steps slower too.
+// above). 256 threads were slower at every mean, 7 or 23 steps slower too.
 constexpr load_balance_tuning segmented_reduce_tuning_for(std::size_t value_bytes) {
   int items = static_cast<int>(64 / (value_bytes == 0 ? 1 : value_bytes));
   items = items < 1 ? 1 : (items > 15 ? 15 : items);
@@ -40,6 +43,9 @@ constexpr load_balance_tuning segmented_reduce_tuning_for(std::size_t value_byte
 // the *_tuned entry points take the caller's own.
 struct default_transform_lbs_policy {
   static constexpr load_balance_tuning tuning = default_transform_lbs_tuning;
+};
+struct load_balancing_search_policy {
+  static constexpr load_balance_tuning tuning = load_balancing_search_tuning;
 };
 template <class T>
 struct default_segmented_reduce_policy {
