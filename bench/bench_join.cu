@@ -144,8 +144,10 @@ void set_union_tuning_rows(bench_context& b, index_t n, const key_type* a, const
   };
   one(set_policy<256, 8>{});
   one(set_policy<128, 15>{});
-  one(set_policy<256, 15>{});
   one(set_policy<128, 23>{});
+  one(set_policy<128, 31>{});
+  one(set_policy<64, 31>{});
+  one(set_policy<128, 39>{});
 }
 
 void set_rows(bench_context& b, index_t n) {

@@ -3,6 +3,8 @@
 // nvcc); instantiate.hpp instantiates them for one tag.
 #pragma once
 
+#include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <memory>
 #include <string>
@@ -237,23 +239,36 @@ void build_on(host_tag tag, const call& c, F&& f) {
 }
 
 // Copies n int64 row numbers within the context's memory, on its stream.
-inline void copy_rows(mp::host_context&, std::int64_t* dst, const std::int64_t* src, std::int64_t n) {
-  if (n > 0) std::memcpy(dst, src, static_cast<std::size_t>(n) * sizeof(std::int64_t));
+// dst[i] = src[i] as int64 (the join's row numbers, 32 or 64 bits, into the caller's int64 array).
+template <class Index>
+void copy_rows(mp::host_context&, std::int64_t* dst, const Index* src, std::int64_t n) {
+  std::copy(src, src + n, dst);
 }
 #if MERGEPATH_HAS_CUDA
-inline void copy_rows(mp::cuda_context& ctx, std::int64_t* dst, const std::int64_t* src, std::int64_t n) {
-  if (n > 0)
-    MERGEPATH_CUDA_CHECK(cudaMemcpyAsync(dst, src, static_cast<std::size_t>(n) * sizeof(std::int64_t),
-                                         cudaMemcpyDeviceToDevice, ctx.stream()));
+template <class Index>
+struct widen_rows {
+  std::int64_t* dst;
+  const Index* src;
+  __device__ void operator()(mp::index_t i) const { dst[i] = src[i]; }
+};
+template <class Index>
+void copy_rows(mp::cuda_context& ctx, std::int64_t* dst, const Index* src, std::int64_t n) {
+  if constexpr (std::is_same_v<Index, std::int64_t>) {
+    if (n > 0)
+      MERGEPATH_CUDA_CHECK(cudaMemcpyAsync(dst, src, static_cast<std::size_t>(n) * sizeof(std::int64_t),
+                                           cudaMemcpyDeviceToDevice, ctx.stream()));
+  } else {
+    mp::device::for_each_index(ctx, widen_rows<Index>{dst, src}, n);
+  }
 }
 #endif
 
 // A join_result behind the neutral join_rows interface; copy_to runs on the backend (and, on a
 // GPU, the cached context of the call's stream) that computed it.
-template <class Tag, class Ctx>
+template <class Tag, class Ctx, class Index>
 class join_rows_impl final : public join_rows {
  public:
-  explicit join_rows_impl(mp::join_result<Ctx, std::int64_t> rows) : rows_(std::move(rows)) {}
+  explicit join_rows_impl(mp::join_result<Ctx, Index> rows) : rows_(std::move(rows)) {}
   std::int64_t size() const override { return rows_.size(); }
   bool has_b() const override { return has_b_; }
   void set_has_b(bool has_b) { has_b_ = has_b; }
@@ -265,7 +280,7 @@ class join_rows_impl final : public join_rows {
   }
 
  private:
-  mp::join_result<Ctx, std::int64_t> rows_;
+  mp::join_result<Ctx, Index> rows_;
   bool has_b_ = true;
 };
 
@@ -299,15 +314,24 @@ std::unique_ptr<join_rows> join_op(Tag tag, const call& c, array a, array b, joi
       using K = typename decltype(k)::type;
       // Integer keys: less<>, so sort_merge_join's sorts take CUB's radix sort.
       auto comp = plain_order<K>(key_less<K>{});
-      with_join_kind(how, [&](auto kind) {
+      // 32-bit row numbers where both sides have fewer than 2^31 rows: half the bytes to sort and
+      // write (widened to int64 on the way out).
+      auto join_with = [&](auto kind, auto index) {
         constexpr mp::join_kind Kind = decltype(kind)::value;
+        using Index = decltype(index);
         auto rows = assume_sorted
-                        ? mp::merge_join<Kind, std::int64_t>(ctx, a.as<const K>(), a.size, b.as<const K>(), b.size, comp)
-                        : mp::sort_merge_join<Kind, std::int64_t>(ctx, a.as<const K>(), a.size, b.as<const K>(), b.size,
-                                                                  comp);
-        auto impl = std::make_unique<join_rows_impl<Tag, Ctx>>(std::move(rows));
+                        ? mp::merge_join<Kind, Index>(ctx, a.as<const K>(), a.size, b.as<const K>(), b.size, comp)
+                        : mp::sort_merge_join<Kind, Index>(ctx, a.as<const K>(), a.size, b.as<const K>(), b.size, comp);
+        auto impl = std::make_unique<join_rows_impl<Tag, Ctx, Index>>(std::move(rows));
         impl->set_has_b(Kind != mp::join_kind::left_semi && Kind != mp::join_kind::left_anti);
         result = std::move(impl);
+      };
+      const bool narrow = a.size < (std::int64_t{1} << 31) && b.size < (std::int64_t{1} << 31);
+      with_join_kind(how, [&](auto kind) {
+        if (narrow)
+          join_with(kind, std::int32_t{});
+        else
+          join_with(kind, std::int64_t{});
       });
     });
   });
