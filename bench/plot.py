@@ -92,6 +92,14 @@ SUITES = {
          [("mergepath::segmented_sort_pairs", "mergepath::segmented_sort_pairs"),
           ("CUB StableSortPairs", "cub::DeviceSegmentedSort::StableSortPairs")]),
     ],
+    "load_balance": [
+        ("load balancing, 2^26 int32 items", lambda r: is_("int32")(r) and mean_of(r), (mean_of, "mean segment length"),
+         [("mergepath::load_balancing_search", "mergepath::load_balancing_search"),
+          ("mergepath::interval_expand", "mergepath::interval_expand"),
+          ("mergepath::segmented_reduce", "mergepath::segmented_reduce"),
+          ("thrust::upper_bound (items in starts)", "thrust::upper_bound (items in starts)"),
+          ("cub::DeviceSegmentedReduce::Sum", "cub::DeviceSegmentedReduce::Sum")]),
+    ],
     "binary_search": [
         ("random needles into 2^26 keys, int32", lambda r: r.get("input") == "crossover: random needles"
          and r["b_count"] == 2**26, (lambda r: r["a_count"], "needles (log2 scale)"),
