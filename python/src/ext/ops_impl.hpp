@@ -96,7 +96,8 @@ void searchsorted_op(Tag tag, const call& c, array haystack, array needles, arra
   run_on(tag, c, [&](auto& ctx) {
     with_key_type(haystack.type, [&](auto k) {
       using K = typename decltype(k)::type;
-      key_less<K> comp;
+      // Integer keys: less<>, so batch_search sorts the needles with CUB's radix sort.
+      auto comp = plain_order<K>(key_less<K>{});
       require_sorted(ctx, "searchsorted", "haystack", haystack.as<const K>(), haystack.size, comp);
       if (right)
         mp::batch_search<mp::bounds::upper>(ctx, needles.as<const K>(), needles.size, haystack.as<const K>(),
@@ -239,27 +240,30 @@ void build_on(host_tag tag, const call& c, F&& f) {
 }
 
 // Copies n int64 row numbers within the context's memory, on its stream.
-// dst[i] = src[i] as int64 (the join's row numbers, 32 or 64 bits, into the caller's int64 array).
+// a_dst[i] = a_src[i] (and b_dst[i] = b_src[i] unless b_dst is null) as int64: the join's row
+// numbers, 32 or 64 bits, into the caller's int64 arrays.
 template <class Index>
-void copy_rows(mp::host_context&, std::int64_t* dst, const Index* src, std::int64_t n) {
-  std::copy(src, src + n, dst);
+void copy_rows(mp::host_context&, std::int64_t* a_dst, const Index* a_src, std::int64_t* b_dst, const Index* b_src,
+               std::int64_t n) {
+  std::copy(a_src, a_src + n, a_dst);
+  if (b_dst) std::copy(b_src, b_src + n, b_dst);
 }
 #if MERGEPATH_HAS_CUDA
 template <class Index>
 struct widen_rows {
-  std::int64_t* dst;
-  const Index* src;
-  __device__ void operator()(mp::index_t i) const { dst[i] = src[i]; }
+  std::int64_t* a_dst;
+  const Index* a_src;
+  std::int64_t* b_dst;
+  const Index* b_src;
+  __device__ void operator()(mp::index_t i) const {
+    a_dst[i] = a_src[i];
+    if (b_dst) b_dst[i] = b_src[i];
+  }
 };
 template <class Index>
-void copy_rows(mp::cuda_context& ctx, std::int64_t* dst, const Index* src, std::int64_t n) {
-  if constexpr (std::is_same_v<Index, std::int64_t>) {
-    if (n > 0)
-      MERGEPATH_CUDA_CHECK(cudaMemcpyAsync(dst, src, static_cast<std::size_t>(n) * sizeof(std::int64_t),
-                                           cudaMemcpyDeviceToDevice, ctx.stream()));
-  } else {
-    mp::device::for_each_index(ctx, widen_rows<Index>{dst, src}, n);
-  }
+void copy_rows(mp::cuda_context& ctx, std::int64_t* a_dst, const Index* a_src, std::int64_t* b_dst, const Index* b_src,
+               std::int64_t n) {
+  mp::device::for_each_index(ctx, widen_rows<Index>{a_dst, a_src, b_dst, b_src}, n);  // one pass for both
 }
 #endif
 
@@ -274,8 +278,9 @@ class join_rows_impl final : public join_rows {
   void set_has_b(bool has_b) { has_b_ = has_b; }
   void copy_to(const call& c, array a_out, array b_out) const override {
     run_on(Tag{}, c, [&](auto& ctx) {
-      copy_rows(ctx, a_out.as<std::int64_t>(), rows_.a_index(), rows_.size());
-      if (has_b_ && b_out.present) copy_rows(ctx, b_out.as<std::int64_t>(), rows_.b_index(), rows_.size());
+      const bool with_b = has_b_ && b_out.present;
+      copy_rows(ctx, a_out.as<std::int64_t>(), rows_.a_index(), with_b ? b_out.as<std::int64_t>() : nullptr,
+                with_b ? rows_.b_index() : nullptr, rows_.size());
     });
   }
 
