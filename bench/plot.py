@@ -120,6 +120,8 @@ def generic_panels(rows):
     against the mean segment length when the inputs name one."""
     groups = {}
     for r in rows:
+        if r["algorithm"].startswith(" "):  # --tunings rows: in the table, not the chart
+            continue
         key = (r["key_type"], r.get("value_type"), None if mean_of(r) else r.get("input"))
         groups.setdefault(key, []).append(r)
     panels = []
