@@ -30,9 +30,9 @@ inline std::ostream& operator<<(std::ostream& os, const load_balance_tuning& t) 
 constexpr load_balance_tuning default_transform_lbs_tuning = {128, 15};
 constexpr load_balance_tuning load_balancing_search_tuning = {128, 31};
 
-// segmented_reduce: a tile also holds its items' values and its segments' results in shared
-// memory, so wider values take shorter tiles (about 64 bytes of values a thread, an odd count as
-// above). 256 threads were slower at every mean, 7 or 23 steps slower too.
+// segmented_reduce: a tile also holds its items' values in shared memory, so wider values take
+// shorter tiles (about 64 bytes of values a thread, an odd count as above). 256 threads were
+// slower at every mean; 64 threads, or 23 or 31 steps, no faster (bench --tunings, H200).
 constexpr load_balance_tuning segmented_reduce_tuning_for(std::size_t value_bytes) {
   int items = static_cast<int>(64 / (value_bytes == 0 ? 1 : value_bytes));
   items = items < 1 ? 1 : (items > 15 ? 15 : items);
