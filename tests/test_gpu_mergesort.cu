@@ -26,9 +26,7 @@ inline std::vector<index_t> gpu_sort_sizes(const mergepath::mergesort_tuning& tu
   const index_t sort_tile = tuning.blocksort.tile_items();
   const index_t merge_tile = tuning.merge.tile_items();
   std::vector<index_t> sizes = sort_sizes();
-  const index_t small_tile = index_t{mergepath::small_sort_block_threads} * tuning.blocksort.items_per_thread;
-  for (index_t edge : {small_tile, merge_tile, 3 * sort_tile, 5 * sort_tile, 6 * sort_tile, 7 * sort_tile,
-                       sort_tile + merge_tile})
+  for (index_t edge : {merge_tile, 3 * sort_tile, 5 * sort_tile, 6 * sort_tile, 7 * sort_tile, sort_tile + merge_tile})
     sizes.insert(sizes.end(), {edge - 1, edge, edge + 1});
   if (tuning.four_way.enabled()) {
     const index_t four_way_tile = tuning.four_way.tile_items();

@@ -27,33 +27,12 @@ struct value_scratch<kernel::no_values> {
   kernel::no_values data() const { return {}; }
 };
 
-// Policy with a blocksort of small_sort_block_threads threads (same keys per thread).
-template <class Policy>
-struct small_sort_policy {
-  static constexpr mergesort_tuning tuning = [] {
-    mergesort_tuning t = Policy::tuning;
-    t.blocksort.block_threads = small_sort_block_threads;
-    return t;
-  }();
-};
-
 template <class Policy, class Keys, class Vals, class Comp>
 void launch_mergesort(cuda_context& ctx, Keys keys, Vals vals, index_t count, Comp comp) {
   constexpr mergesort_tuning tuning = Policy::tuning;
   constexpr index_t sort_tile = tuning.blocksort.tile_items();
   constexpr int merge_tile = tuning.merge.tile_items();
   if (count < 2) return;
-  if constexpr (tuning.blocksort.block_threads > small_sort_block_threads) {
-    using Small = small_sort_policy<Policy>;
-    if (count <= Small::tuning.blocksort.tile_items()) {  // one small block, in place
-      constexpr auto sort_kernel = kernel::blocksort_kernel<Small, Keys, Vals, Keys, Vals, Comp>;
-      constexpr std::size_t shared_bytes = kernel::blocksort_layout<Small, Keys, Vals>::bytes;
-      (void)resident_blocks_per_sm<sort_kernel>(ctx, small_sort_block_threads, shared_bytes);
-      detail::launch("blocksort_kernel", sort_kernel, 1, small_sort_block_threads, shared_bytes, ctx.stream(), keys,
-                     vals, count, keys, vals, comp);
-      return;
-    }
-  }
 
   // The passes after the blocksort: four-way while more than two runs are left (where the tuning
   // has four-way tiles and the sort is large enough), then two-way. Their number decides where

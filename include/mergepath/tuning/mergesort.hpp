@@ -60,10 +60,6 @@ struct mergesort_tuning {
   four_way_tuning four_way = {};
 };
 
-// A sort that fits one small block's tile runs as a single blocksort of that block: a full
-// blocksort tile (512 threads) would merge thousands of padding slots for a few hundred keys.
-constexpr int small_sort_block_threads = 64;
-
 inline std::ostream& operator<<(std::ostream& os, const mergesort_tuning& t) {
   return os << "{blocksort {block_threads " << t.blocksort.block_threads << ", items_per_thread "
             << t.blocksort.items_per_thread << ", min_resident_threads " << t.blocksort.min_resident_threads
