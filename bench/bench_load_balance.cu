@@ -87,16 +87,17 @@ struct lb_policy {
   static constexpr mergepath::load_balance_tuning tuning{Threads, Items};
 };
 
-// --tunings: load_balancing_search under other tile shapes (rows named by their shape).
-template <class Row>
-void lbs_tuning_rows(bench_context& b, index_t n, const item_type* starts, index_t segments, item_type* out, Row row) {
+// --tunings: transform_lbs with f (load_balancing_search's or interval_expand's, named `label`)
+// under other tile shapes (rows named by their shape).
+template <class Func, class Row>
+void lbs_tuning_rows(bench_context& b, const char* label, Func f, index_t n, const item_type* starts, index_t segments,
+                     Row row) {
   auto one = [&](auto policy) {
     using P = decltype(policy);
-    timing t = b.timer.measure(b.opts.warmup, b.reps_for(n), 1, [&](int) {
-      mergepath::transform_lbs_tuned<P>(b.ctx, mergepath::device::write_segment<item_type*>{out}, n, starts, segments);
-    });
+    timing t = b.timer.measure(b.opts.warmup, b.reps_for(n), 1,
+                               [&](int) { mergepath::transform_lbs_tuned<P>(b.ctx, f, n, starts, segments); });
     std::ostringstream name;
-    name << "  load_balancing_search " << P::tuning.block_threads << "x" << P::tuning.items_per_thread;
+    name << "  " << label << " " << P::tuning.block_threads << "x" << P::tuning.items_per_thread;
     b.add_row(row(name.str(), t));
   };
   one(lb_policy<128, 15>{});
@@ -184,9 +185,9 @@ void gpu_rows(bench_context& b, index_t n, index_t mean) {
     b.add_row(r);
   });
 
-  if (b.opts.tunings) lbs_tuning_rows(b, n, starts, segments, out.data(), [&](const std::string& a, const timing& t) {
-    return row(a, t, lbs_bytes, lbs_floor);
-  });
+  if (b.opts.tunings)
+    lbs_tuning_rows(b, "load_balancing_search", mergepath::device::write_segment<item_type*>{out.data()}, n, starts,
+                    segments, [&](const std::string& a, const timing& t) { return row(a, t, lbs_bytes, lbs_floor); });
 
   // interval_expand reads the starts and each segment's value, and writes an int32 a item.
   const double expand_bytes = 4.0 * static_cast<double>(2 * segments + n);
@@ -209,6 +210,11 @@ void gpu_rows(bench_context& b, index_t n, index_t mean) {
       }
     b.add_row(r);
   });
+  if (b.opts.tunings)
+    lbs_tuning_rows(b, "interval_expand",
+                    mergepath::device::expand_values<const item_type*, item_type*>{segment_values.data(), out.data()},
+                    n, starts, segments,
+                    [&](const std::string& a, const timing& t) { return row(a, t, expand_bytes, expand_floor); });
 
   // segmented_reduce reads every item and the starts, and writes an int32 a segment.
   b.begin_gpu_group("segmented_reduce (sum), " + log2_label(n) + " items, " + shape);

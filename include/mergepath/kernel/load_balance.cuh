@@ -6,7 +6,10 @@
 
 #include <cub/block/block_scan.cuh>
 
+#include <type_traits>
+
 #include "../block/load_balance.cuh"
+#include "../block/tile_io.cuh"
 #include "../detail/config.hpp"
 #include "../error.hpp"
 #include "../thread/load_balance.hpp"
@@ -22,57 +25,78 @@ __device__ inline load_balance_share tile_share(const index_t* splits, index_t t
 }
 
 // Calls f(index, segment, rank) for every item of the block's tile. The tile's starts mark the
-// first item of each segment with items; a max-scan of the marked positions then gives each item
-// its segment's first item, and from it the segment. f is called across the block's threads in
-// item order (thread t takes the tile's items t, t + threads, ...), so its accesses at index, and
-// at a segment's base + rank, coalesce.
+// first item of each segment with items (block::segment_heads); a max-scan over the bitmap's
+// words then gives each word the last head before it, so an item finds its segment from its own
+// word, or from that scan when the word holds no head before it. f is called across the block's
+// threads in item order (thread t takes the tile's items t, t + threads, ...), so its accesses at
+// index, and at a segment's base + rank, coalesce.
 template <class Policy, class Func, class StartsIt>
 __global__ void __launch_bounds__(Policy::tuning.block_threads)
     transform_lbs_kernel(Func f, index_t count, StartsIt starts, index_t num_segments, const index_t* splits) {
   constexpr int threads = Policy::tuning.block_threads;
-  constexpr int items = Policy::tuning.items_per_thread;
   constexpr int tile_items = Policy::tuning.tile_items();
+  using heads_t = block::segment_heads<tile_items>;
+  constexpr int words_per_thread = (heads_t::words + threads - 1) / threads;
+  constexpr int position_bits = 16;  // a scanned head packs (mark << position_bits) | position
+  static_assert(tile_items < (1 << (31 - position_bits)), "transform_lbs: the tile is too long to pack its heads");
   using max_scan = cub::BlockScan<int, threads>;
-  __shared__ int head_mark[tile_items];  // block::mark_segment_heads
-  __shared__ int segment_head[tile_items];  // the position of the item's segment's first item, or -1
+  __shared__ heads_t heads;
+  __shared__ int last_head_before[heads_t::words];  // packed; 0: none in the tile
   __shared__ typename max_scan::TempStorage scan_storage;
 
   detail::wait_for_prior_grid();  // the splits
   const load_balance_share share = tile_share(splits, blockIdx.x, tile_items, count + num_segments);
   detail::allow_dependent_launch();
   const int num_items = static_cast<int>(share.item_end - share.item_begin);
-  for (int i = threadIdx.x; i < num_items; i += threads) head_mark[i] = 0;
+  heads.template clear<threads>();
   __syncthreads();
-  block::mark_segment_heads<threads>(starts, share, head_mark, [](index_t) {});
+  block::mark_segment_heads<threads>(starts, share, heads, [](int mark, int) { return mark; }, [](index_t) {});
 
-  int heads[items];
-  int last = -1;
+  // The last head of each word, packed; marks grow with position, so the largest is the last.
+  int word_last[words_per_thread];
+  int last = 0;
   MERGEPATH_UNROLL
-  for (int j = 0; j < items; ++j) {
-    const int i = static_cast<int>(threadIdx.x) * items + j;
-    if (i < num_items && head_mark[i] != 0) last = i;
-    heads[j] = last;
+  for (int j = 0; j < words_per_thread; ++j) {
+    const int w = static_cast<int>(threadIdx.x) * words_per_thread + j;
+    word_last[j] = last;
+    if (w < heads_t::words && heads.bits[w] != 0) {
+      const int p = heads.last_in_word_through(w * 32 + 31);
+      last = max(last, heads.mark[p] << position_bits | p);
+    }
   }
-  int before = -1;
-  max_scan(scan_storage).ExclusiveScan(last, before, -1, maximum<int>{});
+  int before = 0;
+  max_scan(scan_storage).ExclusiveScan(last, before, 0, maximum<int>{});
   MERGEPATH_UNROLL
-  for (int j = 0; j < items; ++j) {
-    const int i = static_cast<int>(threadIdx.x) * items + j;
-    if (i < num_items) segment_head[i] = max(heads[j], before);
+  for (int j = 0; j < words_per_thread; ++j) {
+    const int w = static_cast<int>(threadIdx.x) * words_per_thread + j;
+    if (w < heads_t::words) last_head_before[w] = max(word_last[j], before);
   }
   __syncthreads();
 
-  // No head before an item in the tile: it is in the segment open when the tile began.
+  // Mark 0: the item is in the segment open when the tile began.
   const index_t segment_before_tile = share.start_begin - 1;
   const index_t start_before_tile = segment_before_tile >= 0 ? static_cast<index_t>(starts[segment_before_tile]) : 0;
   for (int i = threadIdx.x; i < num_items; i += threads) {
-    const int head = segment_head[i];
+    int head = heads.last_in_word_through(i), mark;
+    if (head >= 0) {
+      mark = heads.mark[head];
+    } else {
+      const int packed = last_head_before[i >> 5];
+      mark = packed >> position_bits;
+      head = packed & ((1 << position_bits) - 1);
+    }
     const index_t index = share.item_begin + i;
-    const index_t segment = head < 0 ? segment_before_tile : segment_before_tile + head_mark[head];
-    const index_t segment_start = head < 0 ? start_before_tile : share.item_begin + head;
-    f(index, clamp_segment(segment, num_segments), rank_in_segment(index, segment_start));
+    const index_t segment_start = mark == 0 ? start_before_tile : share.item_begin + head;
+    f(index, clamp_segment(segment_before_tile + mark, num_segments), rank_in_segment(index, segment_start));
   }
 }
+
+// Whether segmented_reduce's value source reads a plain array of T, which a tile can copy to
+// shared memory asynchronously.
+template <class ValueAt, class T>
+struct reads_values_directly : std::false_type {};
+template <class V, class T>
+struct reads_values_directly<value_at_as<V*, T>, T> : std::is_same<std::remove_const_t<V>, T> {};
 
 // What a tile of segmented_reduce leaves for the fix-up: the segment open when the tile begins
 // (`head_segment`, ended inside the tile when head_closed) with the tile's items of it, and the
@@ -119,10 +143,13 @@ __global__ void __launch_bounds__(Policy::tuning.block_threads)
   constexpr int items = Policy::tuning.items_per_thread;
   constexpr int tile_items = Policy::tuning.tile_items();
   using run_scan = cub::BlockScan<open_run<T>, threads>;
-  // Raw bytes: T need not be default-constructible in shared memory.
-  __shared__ alignas(alignof(T)) unsigned char value_bytes[sizeof(T) * tile_items];
-  __shared__ int head_mark[tile_items];
+  // Raw bytes: T need not be default-constructible in shared memory. Room for the shift that lets
+  // plain arrays arrive in 16-byte pieces.
+  constexpr bool direct = reads_values_directly<ValueAt, T>::value;
+  __shared__ alignas(16) unsigned char value_bytes[sizeof(T) * (tile_items + 16 / sizeof(T))];
+  __shared__ block::segment_heads<tile_items> marks;
   __shared__ typename run_scan::TempStorage scan_storage;
+  static_assert(items <= 32, "segmented_reduce: a thread reads its items' heads from one 32-bit window");
   static_assert(sizeof(value_bytes) <= 40 * 1024,
                 "segmented_reduce: the value type is too large for the GPU tile (at most ~300 bytes)");
   T* values = reinterpret_cast<T*>(value_bytes);
@@ -132,12 +159,25 @@ __global__ void __launch_bounds__(Policy::tuning.block_threads)
   detail::allow_dependent_launch();
   const int num_starts = static_cast<int>(share.start_end - share.start_begin);
   const int num_items = static_cast<int>(share.item_end - share.item_begin);
-  for (int i = threadIdx.x; i < num_items; i += threads) {
-    values[i] = static_cast<T>(value_at(share.item_begin + i));
-    head_mark[i] = 0;
+  // values[base + i] = the tile's item i: asynchronous copies where the values are a plain array
+  // of T (all of a tile's loads in flight at once), else a loop.
+  int base = 0;
+  if constexpr (direct) {
+    const T* tile_values = value_at.values + share.item_begin;
+    base = block::address_residue<T>(tile_values);
+    block::copy_run_to_shared<threads, tile_items>(tile_values, num_items, values, base);
+    block::commit_copies();
+  } else {
+    for (int i = threadIdx.x; i < num_items; i += threads) values[i] = static_cast<T>(value_at(share.item_begin + i));
   }
+  marks.template clear<threads>();
   __syncthreads();
-  block::mark_segment_heads<threads>(starts, share, head_mark, [&](index_t s) { out[s] = init; });
+  block::mark_segment_heads<threads>(
+      starts, share, marks, [](int mark, int) { return mark; }, [&](index_t s) { out[s] = init; });
+  if constexpr (direct) {  // the copies flew while the starts were read
+    block::wait_for_copies<0>();
+    __syncthreads();
+  }
 
   // This thread's items, in order: `before` collects those ahead of its first head; a segment
   // whose head and end both lie here is written at once. Mark m stands for segment
@@ -145,12 +185,14 @@ __global__ void __launch_bounds__(Policy::tuning.block_threads)
   const index_t segment_before_tile = share.start_begin - 1;
   partial_reduction<T> before, run;
   int first_mark = 0, mark = 0;
+  const int first = static_cast<int>(threadIdx.x) * items;
+  const unsigned run_heads = marks.bits_from(first);
   MERGEPATH_UNROLL
   for (int j = 0; j < items; ++j) {
-    const int i = static_cast<int>(threadIdx.x) * items + j;
+    const int i = first + j;
     if (i >= num_items) break;
-    const int head = head_mark[i];
-    if (head != 0) {
+    if (run_heads >> j & 1u) {
+      const int head = marks.mark[i];
       if (mark == 0)
         before = run, first_mark = head;
       else
@@ -158,7 +200,7 @@ __global__ void __launch_bounds__(Policy::tuning.block_threads)
       mark = head;
       run = {};
     }
-    run.add(values[i], op);
+    run.add(values[base + i], op);
   }
 
   // carried: the run open at this thread's start, joined over the threads before it.
