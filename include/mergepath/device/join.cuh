@@ -126,16 +126,31 @@ join_result<cuda_context, Index> join_sorted(cuda_context& ctx, AIt a, index_t a
 }
 
 // Copies of x with their row numbers, sorted stably by key on the GPU (sort_pairs: CUB's radix
-// sort where it orders the keys as comp does).
+// sort where it orders the keys as comp does); 32-bit row numbers where they fit.
 template <class Index, class It, class Comp>
 struct sorted_rows {
   using Key = kernel::value_of<It>;
+  bool narrow;
   temp_buffer<Key> keys;
-  temp_buffer<Index> rows;
+  temp_buffer<std::int32_t> narrow_rows;
+  temp_buffer<Index> wide_rows;
   sorted_rows(cuda_context& ctx, It x, index_t count, Comp comp)
-      : keys(ctx.allocate<Key>(count)), rows(ctx.allocate<Index>(count)) {
-    for_each_index(ctx, kernel::copy_with_rows<It, Key, Index>{x, keys.data(), rows.data()}, count);
-    sort_pairs(ctx, keys.data(), rows.data(), count, comp);
+      : narrow(detail::rows_fit_int32(count)),
+        keys(ctx.allocate<Key>(count)),
+        narrow_rows(ctx.allocate<std::int32_t>(narrow ? count : 0)),
+        wide_rows(ctx.allocate<Index>(narrow ? 0 : count)) {
+    if (narrow)
+      sort_with_rows(ctx, x, count, narrow_rows.data(), comp);
+    else
+      sort_with_rows(ctx, x, count, wide_rows.data(), comp);
+  }
+  detail::sorted_row_numbers<Index> rows() const { return {narrow ? narrow_rows.data() : nullptr, wide_rows.data()}; }
+
+ private:
+  template <class Row>
+  void sort_with_rows(cuda_context& ctx, It x, index_t count, Row* rows, Comp comp) {
+    for_each_index(ctx, kernel::copy_with_rows<It, Key, Row>{x, keys.data(), rows}, count);
+    sort_pairs(ctx, keys.data(), rows, count, comp);
   }
 };
 
@@ -161,8 +176,7 @@ join_result<cuda_context, Index> sort_merge_join(cuda_context& ctx, AIt a, std::
   device::sorted_rows<Index, AIt, Comp> sa(ctx, a, a_count, comp), sb(ctx, b, b_count, comp);
   return device::join_sorted<Kind, Index>(ctx, static_cast<const kernel::value_of<AIt>*>(sa.keys.data()), a_count,
                                           static_cast<const kernel::value_of<BIt>*>(sb.keys.data()), b_count,
-                                          static_cast<const Index*>(sa.rows.data()),
-                                          static_cast<const Index*>(sb.rows.data()), comp);
+                                          sa.rows(), sb.rows(), comp);
 }
 
 }  // namespace mergepath

@@ -117,14 +117,27 @@ join_result<host_context, Index> join_sorted(host_context& ctx, AIt a, index_t a
   return {total, std::move(a_out), std::move(b_out), detail::has_b_index(Kind)};
 }
 
-// Copies of x with their row numbers, sorted stably by key.
+// Copies of x with their row numbers, sorted stably by key; 32-bit row numbers where they fit.
 template <class Index, class It, class Comp>
 struct sorted_rows {
   std::vector<typename std::iterator_traits<It>::value_type> keys;
-  std::vector<Index> rows;
-  sorted_rows(host_context& ctx, It x, index_t count, Comp comp)
-      : keys(x, x + count), rows(static_cast<std::size_t>(count)) {
-    for (index_t i = 0; i < count; ++i) rows[static_cast<std::size_t>(i)] = static_cast<Index>(i);
+  std::vector<std::int32_t> narrow_rows;
+  std::vector<Index> wide_rows;
+  sorted_rows(host_context& ctx, It x, index_t count, Comp comp) : keys(x, x + count) {
+    if (detail::rows_fit_int32(count))
+      sort_with_rows(ctx, count, narrow_rows, comp);
+    else
+      sort_with_rows(ctx, count, wide_rows, comp);
+  }
+  detail::sorted_row_numbers<Index> rows() const {
+    return {narrow_rows.empty() ? nullptr : narrow_rows.data(), wide_rows.data()};
+  }
+
+ private:
+  template <class Row>
+  void sort_with_rows(host_context& ctx, index_t count, std::vector<Row>& rows, Comp comp) {
+    rows.resize(static_cast<std::size_t>(count));
+    for (index_t i = 0; i < count; ++i) rows[static_cast<std::size_t>(i)] = static_cast<Row>(i);
     mergesort_pairs(ctx, keys.data(), rows.data(), count, comp);
   }
 };
@@ -150,8 +163,7 @@ join_result<host_context, Index> sort_merge_join(host_context& ctx, AIt a, std::
   detail::require_join_index<Index>("sort_merge_join", a_count, b_count);
   host::sorted_rows<Index, AIt, Comp> sa(ctx, a, a_count, comp), sb(ctx, b, b_count, comp);
   return host::join_sorted<Kind, Index>(ctx, sa.keys.data(), a_count, sb.keys.data(), b_count,
-                                        static_cast<const Index*>(sa.rows.data()),
-                                        static_cast<const Index*>(sb.rows.data()), comp);
+                                        sa.rows(), sb.rows(), comp);
 }
 
 }  // namespace mergepath

@@ -76,6 +76,19 @@ struct identity_rows {
   MERGEPATH_HD index_t operator[](index_t i) const { return i; }
 };
 
+// The row numbers of sort_merge_join's sorted copies: 32-bit where a side has fewer than 2^31 rows
+// (half the bytes to sort, whatever Index the output has), else Index.
+template <class Index>
+struct sorted_row_numbers {
+  const std::int32_t* narrow;  // null: the rows are in wide
+  const Index* wide;
+  MERGEPATH_HD Index operator[](index_t i) const {
+    return narrow != nullptr ? static_cast<Index>(narrow[i]) : wide[i];
+  }
+};
+
+MERGEPATH_HD constexpr bool rows_fit_int32(index_t count) { return count <= index_t{INT32_MAX}; }
+
 // The transform_lbs functor that writes the rows a makes: output k of row i's segment (rank r
 // among them) goes to k plus the lone b rows ordered before a[i], and pairs a[i] with b[lb + r].
 // Every index it writes and reads stays in range for any data (ranks stay below the row's count,
