@@ -97,9 +97,8 @@ NB_MODULE(_core, m) {
   nb::class_<join_rows>(m, "JoinRows")
       .def_prop_ro("size", &join_rows::size)
       .def_prop_ro("has_b", &join_rows::has_b)
-      .def("copy_to", [](const join_rows& rows, const call& c, array a_out, array b_out) {
-        dispatch(c, [&](auto) { rows.copy_to(c, a_out, b_out); });
-      });
+      .def_prop_ro("a_data", &join_rows::a_data)
+      .def_prop_ro("b_data", &join_rows::b_data);
   m.def("join", [](const call& c, array a, array b, int how, bool assume_sorted) {
     return dispatch(c, [&](auto tag) { return join_op(tag, c, a, b, static_cast<join_how>(how), assume_sorted); });
   });

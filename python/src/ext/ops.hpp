@@ -79,17 +79,18 @@ template <class Tag>
 void segmented_reduce_op(Tag, const call& c, array values, array starts, array out, reduce_op op);
 template <class Tag>
 std::unique_ptr<sorted_index> eytzinger_op(Tag, const call& c, array sorted);
-// Joins (join.hpp): the rows stay in the context's memory until the Python layer, knowing their
-// count, has allocated arrays with the caller's library and copied them out (copy_to, on the
-// call's stream); then the handle dies and frees them (stream-ordered on a GPU).
+// Joins (join.hpp): the int64 rows stay in the context's memory, and the Python layer hands them
+// to the caller's library without a copy (arrays that keep this handle alive); when the last of
+// them dies, the handle frees the rows (stream-ordered on a GPU).
 enum class join_how : int { inner = 0, left = 1, right = 2, outer = 3, semi = 4, anti = 5 };
 class join_rows {
  public:
   virtual ~join_rows() = default;
   virtual std::int64_t size() const = 0;
   virtual bool has_b() const = 0;  // false for semi and anti: a rows only
-  // a_out (and b_out when has_b()): int64 arrays of size() elements on the join's device.
-  virtual void copy_to(const call& c, array a_out, array b_out) const = 0;
+  // The addresses of the a and (has_b()) b rows: size() int64 each, on the join's device.
+  virtual std::uintptr_t a_data() const = 0;
+  virtual std::uintptr_t b_data() const = 0;
 };
 // sort_merge_join, or merge_join with assume_sorted (checked: verifies that a and b are sorted).
 template <class Tag>

@@ -239,54 +239,19 @@ void build_on(host_tag tag, const call& c, F&& f) {
   run_on(tag, c, std::forward<F>(f));
 }
 
-// Copies n int64 row numbers within the context's memory, on its stream.
-// a_dst[i] = a_src[i] (and b_dst[i] = b_src[i] unless b_dst is null) as int64: the join's row
-// numbers, 32 or 64 bits, into the caller's int64 arrays.
-template <class Index>
-void copy_rows(mp::host_context&, std::int64_t* a_dst, const Index* a_src, std::int64_t* b_dst, const Index* b_src,
-               std::int64_t n) {
-  std::copy(a_src, a_src + n, a_dst);
-  if (b_dst) std::copy(b_src, b_src + n, b_dst);
-}
-#if MERGEPATH_HAS_CUDA
-template <class Index>
-struct widen_rows {
-  std::int64_t* a_dst;
-  const Index* a_src;
-  std::int64_t* b_dst;
-  const Index* b_src;
-  __device__ void operator()(mp::index_t i) const {
-    a_dst[i] = a_src[i];
-    if (b_dst) b_dst[i] = b_src[i];
-  }
-};
-template <class Index>
-void copy_rows(mp::cuda_context& ctx, std::int64_t* a_dst, const Index* a_src, std::int64_t* b_dst, const Index* b_src,
-               std::int64_t n) {
-  mp::device::for_each_index(ctx, widen_rows<Index>{a_dst, a_src, b_dst, b_src}, n);  // one pass for both
-}
-#endif
-
-// A join_result behind the neutral join_rows interface; copy_to runs on the backend (and, on a
-// GPU, the cached context of the call's stream) that computed it.
-template <class Tag, class Ctx, class Index>
+// A join_result behind the neutral join_rows interface.
+template <class Ctx>
 class join_rows_impl final : public join_rows {
  public:
-  explicit join_rows_impl(mp::join_result<Ctx, Index> rows) : rows_(std::move(rows)) {}
+  join_rows_impl(mp::join_result<Ctx, std::int64_t> rows, bool has_b) : rows_(std::move(rows)), has_b_(has_b) {}
   std::int64_t size() const override { return rows_.size(); }
   bool has_b() const override { return has_b_; }
-  void set_has_b(bool has_b) { has_b_ = has_b; }
-  void copy_to(const call& c, array a_out, array b_out) const override {
-    run_on(Tag{}, c, [&](auto& ctx) {
-      const bool with_b = has_b_ && b_out.present;
-      copy_rows(ctx, a_out.as<std::int64_t>(), rows_.a_index(), with_b ? b_out.as<std::int64_t>() : nullptr,
-                with_b ? rows_.b_index() : nullptr, rows_.size());
-    });
-  }
+  std::uintptr_t a_data() const override { return reinterpret_cast<std::uintptr_t>(rows_.a_index()); }
+  std::uintptr_t b_data() const override { return has_b_ ? reinterpret_cast<std::uintptr_t>(rows_.b_index()) : 0; }
 
  private:
-  mp::join_result<Ctx, Index> rows_;
-  bool has_b_ = true;
+  mp::join_result<Ctx, std::int64_t> rows_;
+  bool has_b_;
 };
 
 // f(std::integral_constant<join_kind, ...>) for the kind named by how.
@@ -319,24 +284,14 @@ std::unique_ptr<join_rows> join_op(Tag tag, const call& c, array a, array b, joi
       using K = typename decltype(k)::type;
       // Integer keys: less<>, so sort_merge_join's sorts take CUB's radix sort.
       auto comp = plain_order<K>(key_less<K>{});
-      // 32-bit row numbers where both sides have fewer than 2^31 rows: half the bytes to sort and
-      // write (widened to int64 on the way out).
-      auto join_with = [&](auto kind, auto index) {
-        constexpr mp::join_kind Kind = decltype(kind)::value;
-        using Index = decltype(index);
-        auto rows = assume_sorted
-                        ? mp::merge_join<Kind, Index>(ctx, a.as<const K>(), a.size, b.as<const K>(), b.size, comp)
-                        : mp::sort_merge_join<Kind, Index>(ctx, a.as<const K>(), a.size, b.as<const K>(), b.size, comp);
-        auto impl = std::make_unique<join_rows_impl<Tag, Ctx, Index>>(std::move(rows));
-        impl->set_has_b(Kind != mp::join_kind::left_semi && Kind != mp::join_kind::left_anti);
-        result = std::move(impl);
-      };
-      const bool narrow = a.size < (std::int64_t{1} << 31) && b.size < (std::int64_t{1} << 31);
       with_join_kind(how, [&](auto kind) {
-        if (narrow)
-          join_with(kind, std::int32_t{});
-        else
-          join_with(kind, std::int64_t{});
+        constexpr mp::join_kind Kind = decltype(kind)::value;
+        auto rows = assume_sorted
+                        ? mp::merge_join<Kind, std::int64_t>(ctx, a.as<const K>(), a.size, b.as<const K>(), b.size, comp)
+                        : mp::sort_merge_join<Kind, std::int64_t>(ctx, a.as<const K>(), a.size, b.as<const K>(), b.size,
+                                                                  comp);
+        result = std::make_unique<join_rows_impl<Ctx>>(
+            std::move(rows), Kind != mp::join_kind::left_semi && Kind != mp::join_kind::left_anti);
       });
     });
   });

@@ -68,6 +68,22 @@ class _Adapter:
     def wrap_result(self, template, x):
         return x
 
+    def borrow(self, view, device):  # an array over a _BorrowedInt64 view's memory, no copy
+        raise NotImplementedError
+
+
+class _BorrowedInt64:
+    """n int64 in mergepath's memory, shown through numpy's or CUDA's array interface; the arrays
+    made from it hold it, and it holds the memory's owner."""
+
+    def __init__(self, owner, address, n, on_gpu):
+        self.owner = owner
+        interface = {"shape": (n,), "typestr": "<i8", "data": (address, False), "strides": None}
+        if on_gpu:
+            self.__cuda_array_interface__ = dict(interface, version=2)  # no stream: made on the caller's
+        else:
+            self.__array_interface__ = dict(interface, version=3)
+
 
 class _Numpy(_Adapter):
     name = "numpy"
@@ -103,6 +119,9 @@ class _Numpy(_Adapter):
 
     def asarray(self, obj, dtype_name, device):
         return np.asarray(obj, dtype=dtype_name)
+
+    def borrow(self, view, device):
+        return np.asarray(view)
 
     def writeable(self, x):
         return x.flags.writeable
@@ -151,6 +170,10 @@ class _Cupy(_Adapter):
     def asarray(self, obj, dtype_name, device):
         with self.cp.cuda.Device(device):
             return self.cp.asarray(obj, dtype=dtype_name)
+
+    def borrow(self, view, device):
+        with self.cp.cuda.Device(device):
+            return self.cp.asarray(view)
 
 
 class _Torch(_Adapter):
@@ -207,6 +230,9 @@ class _Torch(_Adapter):
 
     def asarray(self, obj, dtype_name, device):
         return self.torch.as_tensor(obj, dtype=self.types[dtype_name], device=self._device(device))
+
+    def borrow(self, view, device):
+        return self.torch.as_tensor(view, device=self._device(device))
 
 
 class _Foreign(_Cupy):
