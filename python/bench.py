@@ -1,6 +1,6 @@
 """What Python users call today against mergepath, from Python, on one GPU (issue 22's table).
 
-    python3 python/bench.py [--log2n 26] [--reps 15]
+    python3 python/bench.py [--log2n 26] [--reps 15] [--overhead]
 
 CUDA events on torch's current stream, median of --reps runs after a warm-up."""
 
@@ -42,7 +42,10 @@ def main():
     p.add_argument("--log2n", type=int, default=26)
     p.add_argument("--reps", type=int, default=15)
     p.add_argument("--segment", type=int, default=300, help="mean segment length")
+    p.add_argument("--overhead", action="store_true", help="only where mergepath.sort's per-call time goes at 2^10")
     args = p.parse_args()
+    if args.overhead:
+        return overhead()
     n, reps = 1 << args.log2n, args.reps
     g = torch.Generator(device="cuda").manual_seed(1)
     keys = torch.randint(0, 2**31 - 1, (n,), device="cuda", dtype=torch.int32, generator=g)
@@ -150,6 +153,26 @@ def main():
     print(f"\nper-call wall time at 2^10 elements: mergepath.sort {wall_us(lambda: mp.sort(small)):.1f} us, "
           f"torch.sort {wall_us(lambda: torch.sort(small, stable=True)):.1f} us, "
           f"mergepath.searchsorted {wall_us(lambda: mp.searchsorted(small, small)):.1f} us")
+
+
+def overhead():
+    """Wall time of each step of mergepath.sort (a sorted copy) on 2^10 int32, back to back."""
+    small = torch.randint(0, 1 << 30, (1024,), device="cuda", dtype=torch.int32)
+    call = mp._Call("sort", False, keys=small)
+    keys, none = call.core_array(small), mp._core.Array()
+    steps = [
+        ("mergepath.sort (a sorted copy)", lambda: mp.sort(small)),
+        ("mergepath.sort(inplace=True)", lambda: mp.sort(small, inplace=True)),
+        ("  _Call (adapter, device, stream, context)", lambda: mp._Call("sort", False, keys=small)),
+        ("  call.array (checks)", lambda: call.array("keys", small)),
+        ("  tensor.clone()", lambda: small.clone()),
+        ("  call.core_array", lambda: call.core_array(small)),
+        ("  _core.sort (in place, the kernels)", lambda: mp._core.sort(call.core, keys, none, False, False)),
+        ("torch.sort(stable=True)", lambda: torch.sort(small, stable=True)),
+        ("torch.empty(1024)", lambda: torch.empty(1024, dtype=torch.int32, device="cuda")),
+    ]
+    for what, f in steps:
+        print(f"{what:45s} {wall_us(f):7.1f} us")
 
 
 if __name__ == "__main__":

@@ -1,6 +1,7 @@
 """The GPU backend with CuPy arrays and torch tensors, against numpy; skipped without a GPU,
 without CuPy / torch, or when this build of mergepath has no CUDA backend."""
 
+import gc
 import zlib
 
 import numpy as np
@@ -245,6 +246,17 @@ def test_set_operations(lib, rng, dtype, na, nb, distinct):
     for kind, f in (("union", mp.set_union), ("intersection", mp.set_intersection),
                     ("difference", mp.set_difference), ("symmetric_difference", mp.set_symmetric_difference)):
         check(lib, f(lib.dev(a), lib.dev(b), checked=True), set_reference(kind, a, b))
+
+
+def test_join_rows_outlive_the_call(lib):
+    # The rows are handed over without a copy: each array keeps the join's device memory alive.
+    ar, br = mp.join(lib.dev(np.array([3, 1, 2])), lib.dev(np.array([1, 2, 2])))
+    gc.collect()
+    ar[0] = 1  # writeable
+    check(lib, ar, np.array([1, 2, 2]))
+    del ar
+    gc.collect()
+    check(lib, br, np.array([0, 1, 2]))
 
 
 def test_join_set_on_stream_and_checked(lib, rng):

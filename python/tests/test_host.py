@@ -1,5 +1,6 @@
 """The host backend against numpy: every dtype, sizes 0, 1, around tile and chunk edges, large."""
 
+import gc
 import zlib
 
 import numpy as np
@@ -316,6 +317,20 @@ def test_set_operations_keep_copies():
     assert_same(mp.set_difference(a, b), np.array([1, 2], dtype=np.int32))
     assert_same(mp.set_symmetric_difference(a, b), np.array([1, 2, 3, 5], dtype=np.int32))
     assert_same(mp.set_union([1.0, np.nan], [np.nan, np.nan]), np.array([1.0, np.nan, np.nan]))
+
+
+def test_join_rows_outlive_the_call():
+    # The rows are handed over without a copy: each array keeps the join's memory alive.
+    ar, br = mp.join(np.array([3, 1, 2]), np.array([1, 2, 2]))
+    semi = mp.join(np.array([3, 1, 2]), np.array([1, 2, 2]), how="semi")
+    gc.collect()
+    ar[0] = ar[0]  # writeable
+    assert_same(ar, np.array([1, 2, 2]))
+    assert_same(br, np.array([0, 1, 2]))
+    assert_same(semi, np.array([1, 2]))
+    del ar
+    gc.collect()
+    assert_same(br, np.array([0, 1, 2]))
 
 
 def test_join_set_checked_and_errors():

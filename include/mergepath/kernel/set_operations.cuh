@@ -33,7 +33,8 @@ __global__ void set_partition_kernel(AIt a, index_t a_count, BIt b, index_t b_co
     splits[p] = set_path(a, a_count, b, b_count, detail::min_of(p * tile_items, a_count + b_count), comp);
 }
 
-// One tile per block, in one pass: the tile's keys in shared memory, a set_path point per thread,
+// One tile per block, in one pass: the tile's keys in shared memory (16-byte copies where the
+// runs allow), a set_path point per thread,
 // each thread's walk (remembering what each step keeps), a block scan of the threads' counts
 // whose prefix comes from the tiles before (look-back), then the tile's output, compacted through
 // shared memory (coalesced stores). The last tile writes the total. For any data nothing outside
@@ -52,7 +53,8 @@ __global__ void __launch_bounds__(Policy::tuning.block_threads)
   using Key = value_of<AKeys>;
   using scan = cub::BlockScan<index_t, threads>;
   using tile_prefix = cub::TilePrefixCallbackOp<index_t, plus<>, set_tile_state>;
-  __shared__ __align__(16) unsigned char key_bytes[sizeof(Key) * room];
+  // Room for the runs' shifts that let them arrive in 16-byte pieces, and the walk's reads of a spent b.
+  __shared__ __align__(16) unsigned char key_bytes[sizeof(Key) * (room + 16)];
   __shared__ int sources[room];  // output k of the tile: a's element s >= 0, or b's ~s
   __shared__ set_split<int> points[threads + 1];
   __shared__ typename scan::TempStorage scan_storage;
@@ -67,12 +69,15 @@ __global__ void __launch_bounds__(Policy::tuning.block_threads)
   Key* keys = reinterpret_cast<Key*>(key_bytes);
   const auto a_tile = a_keys + s0.a;
   const auto b_tile = b_keys + s0.b;
-  for (int k = threadIdx.x; k < a_count; k += threads) keys[k] = static_cast<Key>(a_tile[k]);
-  for (int k = threadIdx.x; k < b_count; k += threads) keys[a_count + k] = static_cast<Key>(b_tile[k]);
+  const block::tile_layout runs = block::tile_layout_for<Key>(a_tile, a_count, b_tile, b_count);
+  block::copy_run_to_shared<threads, room>(a_tile, a_count, keys, runs.a_pos);
+  block::copy_run_to_shared<threads, room>(b_tile, b_count, keys, runs.b_pos);
+  block::commit_copies();
+  block::wait_for_copies<0>();
   __syncthreads();
 
-  const Key* a = keys;
-  const Key* b = keys + a_count;
+  const Key* a = keys + runs.a_pos;
+  const Key* b = keys + runs.b_pos;
   points[threadIdx.x] =
       set_path(a, a_count, b, b_count, detail::min_of(static_cast<int>(threadIdx.x) * items, a_count + b_count), comp);
   if (threadIdx.x == 0) points[threads] = {a_count, b_count};
@@ -81,24 +86,25 @@ __global__ void __launch_bounds__(Policy::tuning.block_threads)
   const int a_end = detail::max_of(p0.a, p1.a), b_end = detail::max_of(p0.b, p1.b);
 
   // The walk of serial_set_operation, a fixed number of steps (each consumes an element or a
-  // pair), so that what each keeps stays in registers.
+  // pair), so that what each keeps stays in registers. Branch-free: the threads of a warp take
+  // different cases at every step, and branches would run each case one after the other.
   int kept[steps];
   int count = 0;
   int i = p0.a, j = p0.b;
+  const int a_last = detail::max_of(a_count - 1, 0), b_last = detail::max_of(b_count - 1, 0);
   MERGEPATH_UNROLL
   for (int step = 0; step < steps; ++step) {
-    int keep = nothing;
     const bool has_a = i < a_end, has_b = j < b_end;
-    if (has_a && (!has_b || comp(a[i], b[j]))) {
-      if (detail::keeps_a_only(Op)) keep = i;
-      ++i;
-    } else if (has_b && (!has_a || comp(b[j], a[i]))) {
-      if (detail::keeps_b_only(Op)) keep = ~j;
-      ++j;
-    } else if (has_a) {  // equivalent keys: a pair
-      if (detail::keeps_pair(Op)) keep = i;
-      ++i, ++j;
-    }
+    const Key ka = a[detail::min_of(i, a_last)], kb = b[detail::min_of(j, b_last)];  // in the tile even when spent
+    const bool a_first = has_a && (!has_b || comp(ka, kb));
+    const bool b_first = !a_first && has_b && (!has_a || comp(kb, ka));
+    const bool pair = !a_first && !b_first && has_a;  // equivalent keys
+    int keep = nothing;
+    if (detail::keeps_a_only(Op) && a_first) keep = i;
+    if (detail::keeps_b_only(Op) && b_first) keep = ~j;
+    if (detail::keeps_pair(Op) && pair) keep = i;
+    i += a_first || pair;
+    j += b_first || pair;
     kept[step] = keep;
     count += keep != nothing;
   }

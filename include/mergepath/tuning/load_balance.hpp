@@ -20,13 +20,12 @@ inline std::ostream& operator<<(std::ostream& os, const load_balance_tuning& t) 
   return os << "{block_threads " << t.block_threads << ", items_per_thread " << t.items_per_thread << "}";
 }
 
-// transform_lbs and everything built on it: a tile marks its segments' first items and scans
-// them in shared memory, 8 bytes a step; an odd step count keeps the threads' scans on distinct
-// banks. The kernel is bound by its instructions, not by DRAM (ncu, H200). With f writing just
-// the segment (load_balancing_search), longer tiles spread the per-tile work thinner (H200, 2^26
-// int32: 128 x 31 took 0.183 / 0.114 / 0.107 ms at means 4 / 300 / 1e4 against 0.198 / 0.125 /
-// 0.116 for 128 x 15); with a heavier f they were slower (interval_expand 0.403 against 0.287 ms,
-// merge_join 0.928 against 0.847 at mean 4 and 1), so the general default stays 128 x 15.
+// transform_lbs and everything built on it: a tile marks its segments' first items in a bitmap
+// (a word per 32 items) and finds an item's segment from its word or a scan over the words. The
+// kernel is bound by its instructions, not by DRAM (ncu, H200). With f writing just the segment
+// (load_balancing_search), longer tiles spread the per-tile work thinner (H200, 2^26 int32, bench
+// --tunings: 128 x 31 beat 128 x 15 at every mean); with a heavier f they were slower at short
+// segments (interval_expand, merge_join at means 4 and 1), so the general default stays 128 x 15.
 constexpr load_balance_tuning default_transform_lbs_tuning = {128, 15};
 constexpr load_balance_tuning load_balancing_search_tuning = {128, 31};
 
