@@ -113,45 +113,29 @@ struct write_segment {
     out[i] = static_cast<typename std::iterator_traits<OutIt>::value_type>(segment);
   }
 };
-// The interval calls' transform_lbs functors, in two halves (loads_then_stores).
 template <class ValuesIt, class OutIt>
 struct expand_values {
   ValuesIt values;
   OutIt out;
-  __device__ auto load(index_t, index_t segment, index_t) const { return values[segment]; }
-  template <class V>
-  __device__ void store(index_t i, const V& v) const { out[i] = v; }
-  __device__ void operator()(index_t i, index_t segment, index_t rank) const { store(i, load(i, segment, rank)); }
+  __device__ void operator()(index_t i, index_t segment, index_t) const { out[i] = values[segment]; }
 };
 template <class InIt, class GatherIt, class OutIt>
 struct gather_intervals {
   InIt in;
   GatherIt gather;
   OutIt out;
-  __device__ auto load(index_t, index_t segment, index_t rank) const {
-    return in[static_cast<index_t>(gather[segment]) + rank];
+  __device__ void operator()(index_t i, index_t segment, index_t rank) const {
+    out[i] = in[static_cast<index_t>(gather[segment]) + rank];
   }
-  template <class V>
-  __device__ void store(index_t i, const V& v) const { out[i] = v; }
-  __device__ void operator()(index_t i, index_t segment, index_t rank) const { store(i, load(i, segment, rank)); }
-};
-// A value and the place it goes.
-template <class V>
-struct placed_value {
-  index_t at;
-  V value;
 };
 template <class InIt, class ScatterIt, class OutIt>
 struct scatter_intervals {
   InIt in;
   ScatterIt scatter;
   OutIt out;
-  __device__ auto load(index_t i, index_t segment, index_t rank) const {
-    return placed_value<kernel::value_of<InIt>>{static_cast<index_t>(scatter[segment]) + rank, in[i]};
+  __device__ void operator()(index_t i, index_t segment, index_t rank) const {
+    out[static_cast<index_t>(scatter[segment]) + rank] = in[i];
   }
-  template <class V>
-  __device__ void store(index_t, const placed_value<V>& v) const { out[v.at] = v.value; }
-  __device__ void operator()(index_t i, index_t segment, index_t rank) const { store(i, load(i, segment, rank)); }
 };
 template <class InIt, class GatherIt, class ScatterIt, class OutIt>
 struct move_intervals {
@@ -159,13 +143,9 @@ struct move_intervals {
   GatherIt gather;
   ScatterIt scatter;
   OutIt out;
-  __device__ auto load(index_t, index_t segment, index_t rank) const {
-    return placed_value<kernel::value_of<InIt>>{static_cast<index_t>(scatter[segment]) + rank,
-                                                in[static_cast<index_t>(gather[segment]) + rank]};
+  __device__ void operator()(index_t, index_t segment, index_t rank) const {
+    out[static_cast<index_t>(scatter[segment]) + rank] = in[static_cast<index_t>(gather[segment]) + rank];
   }
-  template <class V>
-  __device__ void store(index_t, const placed_value<V>& v) const { out[v.at] = v.value; }
-  __device__ void operator()(index_t i, index_t segment, index_t rank) const { store(i, load(i, segment, rank)); }
 };
 
 }  // namespace device

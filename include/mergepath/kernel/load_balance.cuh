@@ -29,13 +29,11 @@ __device__ inline load_balance_share tile_share(const index_t* splits, index_t t
 // words then gives each word the last head before it, so an item finds its segment from its own
 // word, or from that scan when the word holds no head before it. f is called across the block's
 // threads in item order (thread t takes the tile's items t, t + threads, ...), so its accesses at
-// index, and at a segment's base + rank, coalesce; an f in two halves (loads_then_stores) has all
-// of a thread's loads issued before its first store.
+// index, and at a segment's base + rank, coalesce.
 template <class Policy, class Func, class StartsIt>
 __global__ void __launch_bounds__(Policy::tuning.block_threads)
     transform_lbs_kernel(Func f, index_t count, StartsIt starts, index_t num_segments, const index_t* splits) {
   constexpr int threads = Policy::tuning.block_threads;
-  constexpr int items = Policy::tuning.items_per_thread;
   constexpr int tile_items = Policy::tuning.tile_items();
   using heads_t = block::segment_heads<tile_items>;
   constexpr int words_per_thread = (heads_t::words + threads - 1) / threads;
@@ -78,7 +76,7 @@ __global__ void __launch_bounds__(Policy::tuning.block_threads)
   // Mark 0: the item is in the segment open when the tile began.
   const index_t segment_before_tile = share.start_begin - 1;
   const index_t start_before_tile = segment_before_tile >= 0 ? static_cast<index_t>(starts[segment_before_tile]) : 0;
-  auto segment_and_rank = [&](int i, index_t& segment, index_t& rank) {
+  for (int i = threadIdx.x; i < num_items; i += threads) {
     int head = heads.last_in_word_through(i), mark;
     if (head >= 0) {
       mark = heads.mark[head];
@@ -87,33 +85,9 @@ __global__ void __launch_bounds__(Policy::tuning.block_threads)
       mark = packed >> position_bits;
       head = packed & ((1 << position_bits) - 1);
     }
+    const index_t index = share.item_begin + i;
     const index_t segment_start = mark == 0 ? start_before_tile : share.item_begin + head;
-    segment = clamp_segment(segment_before_tile + mark, num_segments);
-    rank = rank_in_segment(share.item_begin + i, segment_start);
-  };
-  if constexpr (loads_then_stores<Func>::value) {
-    using loaded_t = decltype(f.load(index_t{}, index_t{}, index_t{}));
-    loaded_t loaded[items];
-    MERGEPATH_UNROLL
-    for (int j = 0; j < items; ++j) {
-      const int i = static_cast<int>(threadIdx.x) + j * threads;
-      if (i < num_items) {
-        index_t segment, rank;
-        segment_and_rank(i, segment, rank);
-        loaded[j] = f.load(share.item_begin + i, segment, rank);
-      }
-    }
-    MERGEPATH_UNROLL
-    for (int j = 0; j < items; ++j) {
-      const int i = static_cast<int>(threadIdx.x) + j * threads;
-      if (i < num_items) f.store(share.item_begin + i, loaded[j]);
-    }
-  } else {
-    for (int i = threadIdx.x; i < num_items; i += threads) {
-      index_t segment, rank;
-      segment_and_rank(i, segment, rank);
-      f(share.item_begin + i, segment, rank);
-    }
+    f(index, clamp_segment(segment_before_tile + mark, num_segments), rank_in_segment(index, segment_start));
   }
 }
 

@@ -105,27 +105,16 @@ struct join_row_writer {
   Index* a_out;
   Index* b_out;
   Comp comp;
-  // One output row: where it goes and its a and b row numbers (transform_lbs' two halves).
-  struct row {
-    index_t k;
-    Index a_row, b_row;
-  };
-  MERGEPATH_HD row load(index_t k, index_t i, index_t rank) const {
+  MERGEPATH_HD void operator()(index_t k, index_t i, index_t rank) const {
     const index_t lb = static_cast<index_t>(lower[i]);
     if constexpr (keeps_lone_b(Kind)) k += lone_b_before[lb];
-    Index b_row = Index(-1);
+    a_out[k] = static_cast<Index>(a_rows[i]);
     if constexpr (has_b_index(Kind)) {
       bool partner = true;
       if constexpr (keeps_lone_a(Kind)) partner = lb < b_count && !comp(a[i], b[lb]);
-      if (partner) b_row = static_cast<Index>(b_rows[lb + rank]);
+      b_out[k] = partner ? static_cast<Index>(b_rows[lb + rank]) : Index(-1);
     }
-    return {k, static_cast<Index>(a_rows[i]), b_row};
   }
-  MERGEPATH_HD void store(index_t, const row& r) const {
-    a_out[r.k] = r.a_row;
-    if constexpr (has_b_index(Kind)) b_out[r.k] = r.b_row;
-  }
-  MERGEPATH_HD void operator()(index_t k, index_t i, index_t rank) const { store(k, load(k, i, rank)); }
 };
 
 // Is b[j] without a partner in a, given its upper bound ub in a?

@@ -95,16 +95,6 @@ MERGEPATH_HD bool segment_start_is_bad(StartsIt starts, index_t s, index_t count
   return value < static_cast<long long>(starts[s - 1]) || value > count;
 }
 
-// transform_lbs' f may come in two halves: `auto v = f.load(index, segment, rank)` reads what the
-// item needs and `f.store(index, v)` writes it, f(index, segment, rank) being the two in a row. A
-// GPU tile then issues all of a thread's loads before its first store: the compiler may not move
-// a load above a store that could alias it, so item by item each load's latency stood alone.
-template <class F, class = void>
-struct loads_then_stores : std::false_type {};
-template <class F>
-struct loads_then_stores<F, std::void_t<decltype(std::declval<const F&>().load(index_t{}, index_t{}, index_t{}))>>
-    : std::true_type {};
-
 // segmented_reduce's value source: values[i] as the reduction's type T.
 template <class It, class T>
 struct value_at_as {
