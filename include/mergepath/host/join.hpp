@@ -10,6 +10,7 @@
 #include "../functional.hpp"
 #include "../thread/binary_search.hpp"
 #include "../thread/join.hpp"
+#include "../thread/merge_path.hpp"
 #include "load_balance.hpp"
 #include "merge.hpp"
 #include "mergesort.hpp"
@@ -72,9 +73,59 @@ void count_a_rows(const host_context& ctx, AIt a, index_t a_count, BIt b, index_
   });
 }
 
+// The join in chunks of equal a + b (merge path splits), each walked twice by serial_merge_join:
+// once to count its rows, once to write them from its offset. No per-row arrays: it moves little
+// more than the sequential join. Returns false, having allocated nothing, where one chunk holds
+// half again a thread's share of the rows (key groups, or far more rows than inputs): join_by_rows
+// then balances the rows themselves.
 template <join_kind Kind, class Index, class AIt, class BIt, class ARows, class BRows, class Comp>
-join_result<host_context, Index> join_sorted(host_context& ctx, AIt a, index_t a_count, BIt b, index_t b_count,
-                                             ARows a_rows, BRows b_rows, Comp comp) {
+bool join_by_chunks(const host_context& ctx, AIt a, index_t a_count, BIt b, index_t b_count, ARows a_rows,
+                    BRows b_rows, Comp comp, join_result<host_context, Index>& result) {
+  const index_t chunks = chunk_count(ctx, a_count + b_count);
+  // Chunk c: a rows [a_begin[c], a_begin[c + 1]), lone b rows [b_begin[c], b_begin[c + 1]);
+  // lower[c] = a_begin[c]'s lower bound in b. Kept monotonic so that unsorted input stays in bounds.
+  std::vector<index_t> a_begin(static_cast<std::size_t>(chunks) + 1), b_begin(a_begin.size()), lower(a_begin.size());
+  for (index_t c = 0; c <= chunks; ++c) {
+    const index_t diag = c == chunks ? a_count + b_count : (a_count + b_count) * c / chunks;
+    index_t i = merge_path(a, a_count, b, b_count, diag, comp);
+    if (c > 0) i = detail::max_of(i, a_begin[c - 1]);
+    a_begin[c] = i;
+    lower[c] = i < a_count ? binary_search_bound<bounds::lower>(b, b_count, a[i], comp) : b_count;
+    b_begin[c] = c == 0 ? 0 : c == chunks ? b_count : detail::max_of(lower[c], b_begin[c - 1]);
+  }
+  auto walk = [&](index_t c, auto&& emit) {
+    detail::serial_merge_join<Kind>(a, a_begin[c], a_begin[c + 1], b, b_count, lower[c], b_begin[c], b_begin[c + 1],
+                                    comp, emit);
+  };
+  std::vector<index_t> offsets(static_cast<std::size_t>(chunks) + 1, 0);
+  parallel_for(ctx, chunks, [&](index_t c) {
+    index_t rows = 0;
+    walk(c, [&](index_t, index_t) { ++rows; });
+    offsets[c + 1] = rows;
+  });
+  index_t most = 0;
+  for (index_t c = 0; c < chunks; ++c) most = detail::max_of(most, offsets[c + 1]), offsets[c + 1] += offsets[c];
+  const index_t total = offsets[chunks], share = total / ctx.num_threads();
+  if (most > share + share / 2 + (index_t{1} << 18)) return false;  // a thread would write 1.5 shares
+
+  constexpr bool has_b = detail::has_b_index(Kind);
+  detail::host_buffer<Index> a_out(total), b_out(has_b ? total : 0);
+  parallel_for(ctx, chunks, [&](index_t c) {
+    Index *a_row = a_out.data() + offsets[c], *b_row = b_out.data() + (has_b ? offsets[c] : 0);
+    walk(c, [&](index_t i, index_t j) {
+      *a_row++ = i < 0 ? Index(-1) : static_cast<Index>(a_rows[i]);
+      if constexpr (has_b) *b_row++ = j < 0 ? Index(-1) : static_cast<Index>(b_rows[j]);
+    });
+  });
+  result = {total, std::move(a_out), std::move(b_out), has_b};
+  return true;
+}
+
+// The join balanced by output rows: each a row's partners and output rows, a scan of those, then
+// transform_lbs over the rows (many-to-many key groups split across threads).
+template <join_kind Kind, class Index, class AIt, class BIt, class ARows, class BRows, class Comp>
+join_result<host_context, Index> join_by_rows(host_context& ctx, AIt a, index_t a_count, BIt b, index_t b_count,
+                                              ARows a_rows, BRows b_rows, Comp comp) {
   constexpr bool lone_b = detail::keeps_lone_b(Kind);
   // Each a row's lower bound in b and output rows, then their offsets; (lone_b) the upper bound
   // of each b in a.
@@ -115,6 +166,14 @@ join_result<host_context, Index> join_sorted(host_context& ctx, AIt a, index_t a
     });
   }
   return {total, std::move(a_out), std::move(b_out), detail::has_b_index(Kind)};
+}
+
+template <join_kind Kind, class Index, class AIt, class BIt, class ARows, class BRows, class Comp>
+join_result<host_context, Index> join_sorted(host_context& ctx, AIt a, index_t a_count, BIt b, index_t b_count,
+                                             ARows a_rows, BRows b_rows, Comp comp) {
+  join_result<host_context, Index> result;
+  if (join_by_chunks<Kind>(ctx, a, a_count, b, b_count, a_rows, b_rows, comp, result)) return result;
+  return join_by_rows<Kind, Index>(ctx, a, a_count, b, b_count, a_rows, b_rows, comp);
 }
 
 // Copies of x with their row numbers, sorted stably by key; 32-bit row numbers where they fit.
