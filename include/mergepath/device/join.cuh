@@ -3,6 +3,8 @@
 // transform_lbs writing the pairs and a kernel writing the lone b rows.
 #pragma once
 
+#include <cstdint>
+#include <thrust/iterator/tabulate_output_iterator.h>
 #include <type_traits>
 
 #include "../context.hpp"
@@ -51,6 +53,18 @@ struct lone_b_flags {
   }
 };
 
+// An exclusive scan's outputs as 32-bit offsets (narrowed: valid where the total fits), the last
+// one, the total, also whole in *total.
+struct narrow_offsets {
+  std::int32_t* offsets;
+  index_t* total;
+  index_t count;
+  __device__ void operator()(index_t i, index_t value) const {
+    offsets[i] = static_cast<std::int32_t>(value);
+    if (i == count) *total = value;
+  }
+};
+
 // keys[i] = x[i], rows[i] = i: the copies sort_merge_join sorts.
 template <class It, class Key, class Index>
 struct copy_with_rows {
@@ -95,8 +109,13 @@ join_result<cuda_context, Index> join_sorted(cuda_context& ctx, AIt a, index_t a
       detail::equality_count_output<const Index*, Index*, detail::join_row_count<Kind, Index>>{
           lower.data(), counts.data(), {}},
       nullptr, comp);
-  auto a_starts = ctx.allocate<index_t>(a_count + 1);
-  exclusive_scan(ctx, static_cast<const Index*>(counts.data()), a_count, a_starts.data());
+  // Their offsets in 32 bits, half the bytes for the scan to write and transform_lbs to read, and
+  // the total whole; 64-bit offsets from a second scan where the total needs them.
+  auto narrow_starts = ctx.allocate<std::int32_t>(a_count + 1);
+  auto a_total_word = ctx.allocate<index_t>(1);
+  exclusive_scan(ctx, static_cast<const Index*>(counts.data()), a_count,
+                 thrust::make_tabulate_output_iterator(
+                     kernel::narrow_offsets{narrow_starts.data(), a_total_word.data(), a_count}));
   auto lone_b_before = ctx.allocate<index_t>(lone_b ? b_count + 1 : 0);
   if constexpr (lone_b) {
     auto flags = ctx.allocate<Index>(b_count + 1);
@@ -104,24 +123,33 @@ join_result<cuda_context, Index> join_sorted(cuda_context& ctx, AIt a, index_t a
                    b_count + 1);
     exclusive_scan(ctx, static_cast<const Index*>(flags.data()), b_count, lone_b_before.data());
   }
-  const auto [a_total, b_total] = wait_for_counts(
-      ctx, publish_counts(ctx, a_starts.data() + a_count, lone_b ? lone_b_before.data() + b_count : nullptr));
+  const auto totals = wait_for_counts(
+      ctx, publish_counts(ctx, a_total_word.data(), lone_b ? lone_b_before.data() + b_count : nullptr));
+  const index_t a_total = totals.first, b_total = totals.second;
+  const bool wide = a_total > index_t{INT32_MAX};
+  auto wide_starts = ctx.allocate<index_t>(wide ? a_count + 1 : 0);
+  if (wide) exclusive_scan(ctx, static_cast<const Index*>(counts.data()), a_count, wide_starts.data());
 
   const index_t total = a_total + b_total;
   auto a_out = ctx.allocate<Index>(total);
   auto b_out = ctx.allocate<Index>(detail::has_b_index(Kind) ? total : 0);
-  if (a_total > 0)
-    launch_transform_lbs<default_transform_lbs_policy>(
-        ctx,
-        detail::join_row_writer<Kind, Index, AIt, BIt, ARows, BRows, Comp>{
-            a, b, b_count, lower.data(), lone_b_before.data(), a_rows, b_rows, a_out.data(), b_out.data(), comp},
-        a_total, static_cast<const index_t*>(a_starts.data()), a_count);
-  if constexpr (lone_b)
-    for_each_index(
-        ctx,
-        detail::lone_b_writer<Index, AIt, BIt, BRows, Comp>{a, b, upper.data(), a_starts.data(), lone_b_before.data(),
-                                                            b_rows, a_out.data(), b_out.data(), comp},
-        b_count);
+  auto write_rows = [&](auto a_starts) {
+    if (a_total > 0)
+      launch_transform_lbs<default_transform_lbs_policy>(
+          ctx,
+          detail::join_row_writer<Kind, Index, AIt, BIt, ARows, BRows, Comp>{
+              a, b, b_count, lower.data(), lone_b_before.data(), a_rows, b_rows, a_out.data(), b_out.data(), comp},
+          a_total, a_starts, a_count);
+    if constexpr (lone_b)
+      for_each_index(ctx,
+                     detail::lone_b_writer<Index, AIt, BIt, BRows, Comp, decltype(a_starts)>{
+                         a, b, upper.data(), a_starts, lone_b_before.data(), b_rows, a_out.data(), b_out.data(), comp},
+                     b_count);
+  };
+  if (wide)
+    write_rows(static_cast<const index_t*>(wide_starts.data()));
+  else
+    write_rows(static_cast<const std::int32_t*>(narrow_starts.data()));
   return {total, std::move(a_out), std::move(b_out), detail::has_b_index(Kind)};
 }
 

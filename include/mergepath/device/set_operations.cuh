@@ -17,9 +17,9 @@
 namespace mergepath {
 namespace device {
 
-// out[0, count + 1) = the exclusive scan of in[0, count + 1), in 64 bits whatever in's type.
-template <class InIt>
-void exclusive_scan(cuda_context& ctx, InIt in, index_t count, index_t* out) {
+// out[0, count + 1) = the exclusive scan of in[0, count + 1), summed in 64 bits whatever in's type.
+template <class InIt, class OutIt>
+void exclusive_scan(cuda_context& ctx, InIt in, index_t count, OutIt out) {
   std::size_t bytes = 0;
   MERGEPATH_CUDA_CHECK(
       cub::DeviceScan::ExclusiveScan(nullptr, bytes, in, out, plus<>{}, index_t{0}, count + 1, ctx.stream()));

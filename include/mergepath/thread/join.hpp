@@ -125,12 +125,12 @@ MERGEPATH_HD bool is_lone_b(AIt a, BIt b, index_t j, index_t ub, Comp comp) {
 
 // Writes the row (-1, j) of each lone b row j where the merge of the rows' keys puts it: after
 // the rows of the a rows before it and the lone b rows before it.
-template <class Index, class AIt, class BIt, class BRows, class Comp>
+template <class Index, class AIt, class BIt, class BRows, class Comp, class AStarts = const index_t*>
 struct lone_b_writer {
   AIt a;
   BIt b;
-  const Index* upper;       // upper bound of b[j] in a
-  const index_t* a_starts;  // output rows of the a rows before a[i], i <= a_count
+  const Index* upper;  // upper bound of b[j] in a
+  AStarts a_starts;    // output rows of the a rows before a[i], i <= a_count
   const index_t* lone_b_before;
   BRows b_rows;
   Index* a_out;
@@ -139,7 +139,7 @@ struct lone_b_writer {
   MERGEPATH_HD void operator()(index_t j) const {
     const index_t ub = static_cast<index_t>(upper[j]);
     if (!is_lone_b(a, b, j, ub, comp)) return;
-    const index_t k = a_starts[ub] + lone_b_before[j];
+    const index_t k = static_cast<index_t>(a_starts[ub]) + lone_b_before[j];
     a_out[k] = Index(-1);
     b_out[k] = static_cast<Index>(b_rows[j]);
   }
