@@ -259,6 +259,21 @@ def test_join_rows_outlive_the_call(lib):
     check(lib, br, np.array([0, 1, 2]))
 
 
+def test_join_rows_outlive_their_stream(lib):
+    # The rows are freed on the stream that made them, after the caller has dropped that stream.
+    s = lib.stream()
+    with lib.use(s):
+        ar, br = mp.join(lib.dev(np.array([2, 1, 2])), lib.dev(np.array([2, 2])))
+        s.synchronize()
+    del s
+    gc.collect()
+    check(lib, ar, np.array([0, 0, 2, 2]))
+    check(lib, br, np.array([0, 1, 0, 1]))
+    del ar, br
+    gc.collect()
+    check(lib, mp.sort(lib.dev(np.array([3, 1, 2]))), np.array([1, 2, 3]))
+
+
 def test_join_set_on_stream_and_checked(lib, rng):
     a = random_keys(rng, 1 << 18, "int64", distinct=1 << 16)
     b = random_keys(rng, 1 << 17, "int64", distinct=1 << 16)

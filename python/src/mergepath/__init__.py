@@ -20,7 +20,17 @@ from collections import namedtuple
 import numpy as np
 
 from . import _core
-from ._arrays import DTYPE_NAMES, INTEGER_NAMES, _CODES, _BorrowedInt64, _adapter, _Numpy, adapter_for, to_cupy
+from ._arrays import (
+    DTYPE_NAMES,
+    INTEGER_NAMES,
+    _CODES,
+    _BorrowedInt64,
+    _FreedOnStream,
+    _adapter,
+    _Numpy,
+    adapter_for,
+    to_cupy,
+)
 
 __all__ = [
     "merge",
@@ -147,6 +157,8 @@ class _Call:
         """An int64 array of the call's library over n elements at address, owned by owner."""
         if n == 0:
             return self.empty(0, "int64")
+        if self.device >= 0:  # freed on the call's stream: keep that stream alive until then
+            owner = _FreedOnStream(owner, self.adapter.stream_object(self.device))
         return self.adapter.borrow(_BorrowedInt64(owner, address, n, self.device >= 0), self.device)
 
     def starts(self, x):

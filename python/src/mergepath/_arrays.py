@@ -71,6 +71,23 @@ class _Adapter:
     def borrow(self, view, device):  # an array over a _BorrowedInt64 view's memory, no copy
         raise NotImplementedError
 
+    def stream_object(self, device):  # the Python object of the current stream (GPU libraries)
+        return None
+
+
+class _FreedOnStream:
+    """Owns device memory that is freed stream-ordered on the stream that made it, together with
+    that stream's Python object: the stream outlives the free (a CuPy stream is destroyed with its
+    object, and a free on a destroyed stream is undefined)."""
+
+    __slots__ = ("owner", "stream")
+
+    def __init__(self, owner, stream):
+        self.owner, self.stream = owner, stream
+
+    def __del__(self):
+        self.owner = None  # the memory goes first, while self.stream still holds its stream
+
 
 class _BorrowedInt64:
     """n int64 in mergepath's memory, shown through numpy's or CUDA's array interface; the arrays
@@ -141,6 +158,10 @@ class _Cupy(_Adapter):
     def stream(self, device):
         with self.cp.cuda.Device(device):
             return self.cp.cuda.get_current_stream().ptr
+
+    def stream_object(self, device):
+        with self.cp.cuda.Device(device):
+            return self.cp.cuda.get_current_stream()
 
     def dtype_name(self, x):
         return _NP_NAMES.get(x.dtype)
@@ -233,6 +254,9 @@ class _Torch(_Adapter):
 
     def borrow(self, view, device):
         return self.torch.as_tensor(view, device=self._device(device))
+
+    def stream_object(self, device):
+        return self.torch.cuda.current_stream(device)
 
 
 class _Foreign(_Cupy):
