@@ -1,6 +1,6 @@
 // sort and sort_pairs on a cuda_context against std::stable_sort: the radix path (arithmetic keys
-// under less / greater, from radix_min_count keys) and the merge path (every other case), sizes
-// either side of the crossover, signed zeros, a policy that always takes the radix path (0 and 1
+// under less / greater, from radix_min_count keys and, 4-byte ones, up to radix_max_small_count)
+// and the merge path (every other case), sizes either side of both edges, signed zeros, a policy that always takes the radix path (0 and 1
 // keys), and both paths captured in a CUDA graph.
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
@@ -15,9 +15,11 @@ namespace {
 
 template <class Key, class Value = void>
 std::vector<index_t> crossover_sizes() {
-  const index_t edge = mergepath::default_sort_policy<Key, Value>::tuning.radix_min_count;
+  constexpr mergepath::sort_tuning t = mergepath::default_sort_policy<Key, Value>::tuning;
+  const index_t edge = t.radix_min_count, small = t.radix_max_small_count;
   std::vector<index_t> sizes = sort_sizes();
   sizes.insert(sizes.end(), {edge - 1, edge, edge + 1, 4 * edge + 3});
+  if (small > 0) sizes.insert(sizes.end(), {small - 1, small, small + 1});
   return sorted_unique_capped(sizes);
 }
 
@@ -115,17 +117,21 @@ TEST_F(GpuSortRadixPath, BadArgumentsThrow) {
   EXPECT_THROW(mergepath::sort_pairs(ctx, keys.data(), static_cast<int*>(nullptr), 3), std::invalid_argument);
 }
 
-// Both paths in one graph: no host round trip, replayed on new data.
+// Both paths in one graph (radix for the pairs and the tiny sort, merge for the small one): no
+// host round trip, replayed on new data.
 TEST_F(GpuSortRadixPath, CapturedInGraph) {
   mergepath::cuda_context ctx;
+  constexpr mergepath::sort_tuning t = mergepath::default_sort_policy<int>::tuning;
   const index_t big = mergepath::default_sort_policy<int, int>::tuning.radix_min_count + 5;
-  const index_t small = 3000;
-  device_vector<int> keys(big), vals(big), small_keys(small);
+  const index_t small = t.radix_max_small_count + 3000, tiny = t.radix_max_small_count;
+  static_assert(t.takes_radix(t.radix_max_small_count) && !t.takes_radix(t.radix_max_small_count + 3000));
+  device_vector<int> keys(big), vals(big), small_keys(small), tiny_keys(tiny);
   cudaGraph_t graph = nullptr;
   MERGEPATH_CUDA_CHECK(cudaStreamBeginCapture(ctx.stream(), cudaStreamCaptureModeGlobal));
   try {
     mergepath::sort_pairs(ctx, keys.data(), vals.data(), big, mergepath::greater<>{});
     mergepath::sort(ctx, small_keys.data(), small);
+    mergepath::sort(ctx, tiny_keys.data(), tiny, mergepath::greater<>{});
   } catch (...) {
     (void)cudaStreamEndCapture(ctx.stream(), &graph);
     if (graph) (void)cudaGraphDestroy(graph);
@@ -137,18 +143,21 @@ TEST_F(GpuSortRadixPath, CapturedInGraph) {
   const std::vector<int> origin = origins<int>(big, 0);
   for (distribution d : {distribution::uniform, distribution::few_distinct}) {
     std::vector<int> in = make_sort_keys<int>({big, d, case_seed({big, static_cast<int>(d), 23})});
-    std::vector<int> small_in(in.begin(), in.begin() + small);
+    std::vector<int> small_in(in.begin(), in.begin() + small), tiny_in(in.end() - tiny, in.end());
     MERGEPATH_CUDA_CHECK(cudaMemcpyAsync(keys.data(), in.data(), big * sizeof(int), cudaMemcpyHostToDevice, ctx.stream()));
     MERGEPATH_CUDA_CHECK(
         cudaMemcpyAsync(vals.data(), origin.data(), big * sizeof(int), cudaMemcpyHostToDevice, ctx.stream()));
     MERGEPATH_CUDA_CHECK(
         cudaMemcpyAsync(small_keys.data(), small_in.data(), small * sizeof(int), cudaMemcpyHostToDevice, ctx.stream()));
+    MERGEPATH_CUDA_CHECK(
+        cudaMemcpyAsync(tiny_keys.data(), tiny_in.data(), tiny * sizeof(int), cudaMemcpyHostToDevice, ctx.stream()));
     MERGEPATH_CUDA_CHECK(cudaGraphLaunch(exec, ctx.stream()));
     ctx.synchronize();
     auto expected = std_stable_sort_pairs<int, int>(in, mergepath::greater<>{});
     EXPECT_TRUE(ranges_equal(expected.first, keys.download()));
     EXPECT_TRUE(ranges_equal(expected.second, vals.download()));
     EXPECT_TRUE(ranges_equal(std_stable_sort(small_in, mergepath::less<>{}), small_keys.download()));
+    EXPECT_TRUE(ranges_equal(std_stable_sort(tiny_in, mergepath::greater<>{}), tiny_keys.download()));
   }
   MERGEPATH_CUDA_CHECK(cudaGraphExecDestroy(exec));
   MERGEPATH_CUDA_CHECK(cudaGraphDestroy(graph));

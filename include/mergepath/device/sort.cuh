@@ -25,7 +25,7 @@ template <class Policy, class KeysIt, class Comp = less<>>
 void sort_tuned(cuda_context& ctx, KeysIt keys, index_t count, Comp comp = {}) {
   detail::require_range("sort", "keys", keys, count);
   if constexpr (device::radix_path_applies<KeysIt, void, Comp>) {
-    if (count >= Policy::tuning.radix_min_count) {
+    if (Policy::tuning.takes_radix(count)) {
       device::radix_sort_in_place<Comp>(ctx, keys, static_cast<void*>(nullptr), count);
       return;
     }
@@ -44,7 +44,7 @@ void sort_pairs_tuned(cuda_context& ctx, KeysIt keys, ValsIt vals, index_t count
   detail::require_range("sort_pairs", "keys", keys, count);
   detail::require_range("sort_pairs", "vals", vals, count);
   if constexpr (device::radix_path_applies<KeysIt, ValsIt, Comp>) {
-    if (count >= Policy::tuning.radix_min_count) {
+    if (Policy::tuning.takes_radix(count)) {
       device::radix_sort_in_place<Comp>(ctx, keys, vals, count);
       return;
     }

@@ -1,20 +1,33 @@
-// Where mergepath::sort switches from the merge sort to CUB's radix sort on a GPU.
+// Where mergepath::sort takes CUB's radix sort on a GPU, and where the merge sort.
 #pragma once
+
+#include <type_traits>
 
 #include "../detail/config.hpp"
 
 namespace mergepath {
 
 struct sort_tuning {
-  // Below this many keys the merge sort runs even where the radix sort could: a radix sort makes
-  // a fixed number of passes (4 for 32-bit keys) and launches, and the merge sort of a few tiles
-  // finishes first. Bench "sort" rows measure the crossover.
+  // From this many keys up the radix sort runs where it can: below, the merge sort of a few tiles
+  // finishes before a radix sort's fixed passes and launches (4 for 32-bit keys).
   index_t radix_min_count = index_t{1} << 17;
+  // Up to this many keys the radix sort runs too: CUB sorts them in one block of one launch (its
+  // single-tile path) while the blocksort fills a whole tile (0: never). Bench "sort" rows at
+  // 2^10 .. 2^16 measure both edges.
+  index_t radix_max_small_count = 0;
+  constexpr bool takes_radix(index_t count) const {
+    return count <= radix_max_small_count || count >= radix_min_count;
+  }
 };
 
 template <class Key, class Val = void>
 struct default_sort_policy {
-  static constexpr sort_tuning tuning{};
+  // H200, int32: CUB's single tile sorts 2^10 and 2^12 keys in 12-13 us against 22-23 for the
+  // merge sort (pairs 13-15 against 20-22), 2^14 in 47 against 27. Measured for 4-byte keys and
+  // values only, so wider ones keep the merge sort there.
+  using stored_value = std::conditional_t<std::is_void_v<Val>, char, Val>;
+  static constexpr bool narrow = sizeof(Key) <= 4 && sizeof(stored_value) <= 4;
+  static constexpr sort_tuning tuning{index_t{1} << 17, narrow ? index_t{1} << 12 : 0};
 };
 
 }  // namespace mergepath
