@@ -1,5 +1,5 @@
 // sort and sort_pairs on a cuda_context against std::stable_sort: the radix path (arithmetic keys
-// under less / greater, from radix_min_count keys and, 4-byte ones, up to radix_max_small_count)
+// under less / greater, from radix_min_count keys and, 4-byte keys alone, up to radix_max_small_count)
 // and the merge path (every other case), sizes either side of both edges, signed zeros, a policy that always takes the radix path (0 and 1
 // keys), and both paths captured in a CUDA graph.
 #include <cuda_runtime.h>

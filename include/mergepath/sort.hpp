@@ -9,7 +9,7 @@
 // The result is mergesort's: keys[0, count) sorted by comp, equal keys in input order, vals moved
 // with their keys. On a GPU, arithmetic keys in a device array under less<> or greater<> (with
 // values in a device array, for sort_pairs) go to CUB's radix sort where sort_tuning::takes_radix
-// (from radix_min_count keys, and 4-byte keys and values up to radix_max_small_count): it orders
+// (from radix_min_count keys, and 4-byte keys without values up to radix_max_small_count): it orders
 // them exactly as comp, -0.0 equal to +0.0; NaNs, which no comparator orders, by their bits.
 // Every other case, and the CPU, runs the merge sort.
 // Asynchronous on the GPU, no host round trip (capturable in a CUDA graph).
