@@ -64,9 +64,7 @@ void count_a_rows(const host_context& ctx, AIt a, index_t a_count, BIt b, index_
     if (begin == end) return;
     index_t lo = binary_search_bound<bounds::lower>(b, b_count, a[begin], comp), hi = lo;
     for (index_t i = begin; i < end; ++i) {
-      while (lo < b_count && comp(b[lo], a[i])) ++lo;
-      hi = detail::max_of(hi, lo);
-      while (hi < b_count && !comp(a[i], b[hi])) ++hi;
+      detail::advance_partner_bounds(a[i], b, b_count, lo, hi, comp);
       lower[i] = static_cast<Index>(lo);
       rows[i] = row_count(lo, hi);
     }

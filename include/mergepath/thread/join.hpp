@@ -145,6 +145,15 @@ struct lone_b_writer {
   }
 };
 
+// Moves lo to key's lower bound in b and hi to its upper bound, both only forward (walking sorted
+// keys keeps them monotonic); for any data they stay inside [0, b_count].
+template <class Key, class BIt, class Comp>
+MERGEPATH_HD void advance_partner_bounds(const Key& key, BIt b, index_t b_count, index_t& lo, index_t& hi, Comp comp) {
+  while (lo < b_count && comp(b[lo], key)) ++lo;
+  hi = max_of(hi, lo);
+  while (hi < b_count && !comp(key, b[hi])) ++hi;
+}
+
 // A sequential merge join of one chunk: the output rows of a rows [a_begin, a_end) and of the lone
 // b rows [b_begin, b_end) (keeps_lone_b kinds), in output order, each passed to emit(a_row, b_row)
 // (-1: no partner; semi and anti joins pass -1 as b_row). lower is a[a_begin]'s lower bound in b.
@@ -154,12 +163,10 @@ void serial_merge_join(AIt a, index_t a_begin, index_t a_end, BIt b, index_t b_c
                        index_t b_end, Comp comp, Emit&& emit) {
   index_t lo = lower, hi = lower, j = b_begin;
   for (index_t i = a_begin; i < a_end; ++i) {
-    while (lo < b_count && comp(b[lo], a[i])) ++lo;
+    advance_partner_bounds(a[i], b, b_count, lo, hi, comp);
     if constexpr (keeps_lone_b(Kind))  // the b rows ordered before a[i] and after a[i - 1]
       for (const index_t before = min_of(lo, b_end); j < before; ++j)
         if (is_lone_b(a, b, j, i, comp)) emit(index_t{-1}, j);
-    hi = max_of(hi, lo);
-    while (hi < b_count && !comp(a[i], b[hi])) ++hi;
     if constexpr (Kind == join_kind::left_semi) {
       if (hi > lo) emit(i, index_t{-1});
     } else if constexpr (Kind == join_kind::left_anti) {
