@@ -185,6 +185,8 @@ void run_case(bench_context& b, int log2, sort_input input) {
   });
   c.keys_row("mergepath::sort (radix or merge)", kind::ours, lands::in_place,
              [&](int s) { mergepath::sort(ctx, c.keys(s), n); });
+  c.keys_row("mergepath::sort_copy (radix or merge)", kind::ours, lands::out_of_place,
+             [&](int s) { mergepath::sort_copy(ctx, c.keys(s), n, c.out_keys()); });
 
   // Pairs: int32 values (origin ids).
   c.copy_pairs_ms = c.pairs_row("copy (keys+values)", kind::baseline, lands::out_of_place, [&](int s) {
@@ -206,6 +208,9 @@ void run_case(bench_context& b, int log2, sort_input input) {
   });
   c.pairs_row("mergepath::sort_pairs (radix or merge)", kind::ours, lands::in_place,
               [&](int s) { mergepath::sort_pairs(ctx, c.keys(s), c.values(s), n); });
+  c.pairs_row("mergepath::sort_pairs_copy (radix or merge)", kind::ours, lands::out_of_place, [&](int s) {
+    mergepath::sort_pairs_copy(ctx, c.keys(s), c.values(s), n, c.out_keys(), c.out_values());
+  });
 
   if (b.wants_cpu_rows(type, n, cpu_headline_n)) run_cpu_rows<K>(b, to_host(c.input_keys(), n, stream), input);
 }

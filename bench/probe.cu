@@ -1409,6 +1409,85 @@ int probe_main(int argc, char** argv) {
 
 }  // namespace probe_search_time
 
+// ==== case search_wide =================================================================
+// The sorted search as Python calls it: n sorted int32 needles into n sorted int32 keys, int64
+// bounds out (numpy's searchsorted type), at several tile shapes, the bounds staged in shared
+// memory as int32 or as int64, beside a copy of the same bytes (8n read, 8n written); and the
+// complete index_match search with int64 results (always staged as int64).
+namespace probe_search_wide {
+
+using mergepath::bounds;
+using mergepath::index_t;
+using mergepath::search;
+
+template <int Threads, int Items, int Resident>
+struct shape {
+  static constexpr mergepath::sorted_search_tuning tuning{Threads, Items, Resident};
+};
+
+struct inputs {
+  thrust::device_vector<int> a, b;
+  thrust::device_vector<std::int64_t> a_out, b_out;
+};
+
+template <class Policy>
+void measure(const char* label, inputs& in, mergepath::cuda_context& ctx, double copy_us) {
+  constexpr mergepath::sorted_search_tuning t = Policy::tuning;
+  const index_t n = static_cast<index_t>(in.a.size());
+  const int* pa = in.a.data().get();
+  const int* pb = in.b.data().get();
+  std::int64_t* a_out = in.a_out.data().get();
+  std::int64_t* b_out = in.b_out.data().get();
+  auto lower = [&](auto narrow) {
+    return per_call_us(ctx.stream(), 10, [&] {
+      mergepath::device::launch_sorted_search_staged<Policy, bounds::lower, search::index, search::none,
+                                                     decltype(narrow)::value>(ctx, pa, n, pb, n, a_out, nullptr,
+                                                                              mergepath::less<>{});
+    });
+  };
+  const double narrow = lower(std::true_type{}), wide = lower(std::false_type{});
+  double complete = per_call_us(ctx.stream(), 10, [&] {
+    mergepath::sorted_search_tuned<Policy, bounds::lower, search::index_match, search::index_match>(ctx, pa, n, pb, n,
+                                                                                                   a_out, b_out);
+  });
+  std::printf("%-24s {%d, %2d, %4d}: lower bound staged as int32 %6.1f us (%3.0f%% of copy), as int64 %6.1f us "
+              "(%3.0f%%); complete index_match %6.1f us\n",
+              label, t.block_threads, t.items_per_thread, t.min_resident_threads, narrow, 100 * copy_us / narrow, wide,
+              100 * copy_us / wide, complete);
+}
+
+int probe_main(int argc, char** argv) {
+  const index_t n = argc > 1 ? std::atol(argv[1]) : (index_t{1} << 26);
+  inputs in{thrust::device_vector<int>(n), thrust::device_vector<int>(n), thrust::device_vector<std::int64_t>(n),
+            thrust::device_vector<std::int64_t>(n)};
+  make_search_inputs(in.a, in.b);
+  thrust::sort(in.a.begin(), in.a.end());
+  mergepath::cuda_context ctx;
+  // Check the default against thrust::lower_bound once.
+  mergepath::sorted_search(ctx, in.a.data().get(), n, in.b.data().get(), n, in.a_out.data().get());
+  thrust::device_vector<std::int64_t> want(n);
+  thrust::lower_bound(in.b.begin(), in.b.end(), in.a.begin(), in.a.end(), want.begin());
+  ctx.synchronize();
+  std::printf("n = %ld + %ld int32, int64 bounds; default %s thrust::lower_bound\n", static_cast<long>(n),
+              static_cast<long>(n), in.a_out == want ? "equals" : "DIFFERS FROM");
+  thrust::device_vector<int> copy_in(4 * n), copy_out(4 * n);  // 16n bytes moved, as the lower bound's
+  const double copy_us = per_call_us(ctx.stream(), 10, [&] {
+    MERGEPATH_CUDA_CHECK(cudaMemcpyAsync(copy_out.data().get(), copy_in.data().get(), 2 * n * sizeof(int),
+                                         cudaMemcpyDeviceToDevice, ctx.stream()));
+  });
+  std::printf("copy of the same bytes %.1f us\n", copy_us);
+  measure<mergepath::default_sorted_search_policy<int>>("default (int32 staging)", in, ctx, copy_us);
+  measure<mergepath::default_sorted_search_policy<int, true, 8>>("default (int64 staging)", in, ctx, copy_us);
+  measure<shape<256, 23, 2048>>("", in, ctx, copy_us);
+  measure<shape<256, 13, 2048>>("", in, ctx, copy_us);
+  measure<shape<256, 15, 2048>>("", in, ctx, copy_us);
+  measure<shape<128, 23, 1024>>("", in, ctx, copy_us);
+  measure<shape<512, 11, 2048>>("", in, ctx, copy_us);
+  return 0;
+}
+
+}  // namespace probe_search_wide
+
 // ==== case segsort (was scripts/probe_segsort.cu) =====================================
 // Quick device probe for the segmented sort: correctness against a per-segment std::stable_sort
 // and the time of each call, over segment-length means; then locality_sort. Not a test (the
@@ -1557,6 +1636,7 @@ const probe_case cases[] = {
     {"search", probe_search::probe_main, "binary/Eytzinger/batch search: 2^26 random needles and the seed's case [sort: one sorting-path call, for ncu]"},
     {"search_cache", probe_search_cache::probe_main, "L2 eviction hints for one search per needle [N [binary|eytzinger|prefetch|grid|levels|persisting]]"},
     {"search_time", probe_search_time::probe_main, "sorted search = partition pass + tile kernel; index_match, back-to-back calls [N [CALLS]]"},
+    {"search_wide", probe_search_wide::probe_main, "sorted search with int64 bounds (Python's) at several tile shapes [N]"},
     {"segsort", probe_segsort::probe_main, "segmented sort over segment-length means, checked; then locality_sort [N [MEAN WHAT]]"},
 };
 

@@ -163,15 +163,18 @@ def overhead():
     the GPU has run them, and the host's share alone (enqueue)."""
     small = torch.randint(0, 1 << 30, (1024,), device="cuda", dtype=torch.int32)
     call = mp._Call("sort", False, keys=small)
-    keys, none = call.core_array(small), mp._core.Array()
+    result = torch.empty_like(small)
+    keys, out, none = call.core_array(small), call.core_array(result), mp._core.Array()
     steps = [
         ("mergepath.sort (a sorted copy)", lambda: mp.sort(small)),
         ("mergepath.sort(inplace=True)", lambda: mp.sort(small, inplace=True)),
         ("  _Call (adapter, device, stream, context)", lambda: mp._Call("sort", False, keys=small)),
         ("  call.array (checks)", lambda: call.array("keys", small)),
-        ("  tensor.clone()", lambda: small.clone()),
+        ("  call.empty (the result)", lambda: call.empty(1024, "int32")),
         ("  call.core_array", lambda: call.core_array(small)),
-        ("  _core.sort (in place, the kernels)", lambda: mp._core.sort(call.core, keys, none, False, False)),
+        ("  _core.sort (into the result, the kernels)", lambda: mp._core.sort(call.core, out, none, keys, none, False,
+                                                                                False)),
+        ("  _core.sort (in place, the kernels)", lambda: mp._core.sort(call.core, keys, none, none, none, False, False)),
         ("torch.sort(stable=True)", lambda: torch.sort(small, stable=True)),
         ("torch.empty(1024)", lambda: torch.empty(1024, dtype=torch.int32, device="cuda")),
     ]

@@ -140,4 +140,35 @@ void check_gpu_sort_pairs(mergepath::cuda_context& ctx, const std::vector<Key>& 
   ASSERT_TRUE(guarded_equal(expected.second, data_vals.download()));
 }
 
+// The same for sort_copy(ctx, keys_in, count, keys_out): the result in a guarded output of
+// poison, the input untouched.
+template <class Key, class Comp, class SortCopy>
+void check_gpu_sort_copy(mergepath::cuda_context& ctx, const std::vector<Key>& keys, Comp comp, SortCopy sort_copy) {
+  const index_t count = static_cast<index_t>(keys.size());
+  device_vector<Key> in(guarded(keys)), out(guarded(std::vector<Key>(keys.size(), poison<Key>())));
+  sort_copy(ctx, static_cast<const Key*>(in.data() + guard_items), count, out.data() + guard_items);
+  ctx.synchronize();
+  ASSERT_TRUE(guarded_equal(std_stable_sort(keys, comp), out.download()));
+  ASSERT_TRUE(guarded_equal(keys, in.download()));
+}
+
+// The same for sort_pairs_copy(ctx, keys_in, vals_in, count, keys_out, vals_out).
+template <class Key, class Value, class Comp, class SortPairsCopy>
+void check_gpu_sort_pairs_copy(mergepath::cuda_context& ctx, const std::vector<Key>& keys, Comp comp,
+                               SortPairsCopy sort_pairs_copy) {
+  const index_t count = static_cast<index_t>(keys.size());
+  const std::vector<Value> origin = origins<Value>(count, 0);
+  device_vector<Key> keys_in(guarded(keys)), keys_out(guarded(std::vector<Key>(keys.size(), poison<Key>())));
+  device_vector<Value> vals_in(guarded(origin)), vals_out(guarded(std::vector<Value>(keys.size(), poison<Value>())));
+  sort_pairs_copy(ctx, static_cast<const Key*>(keys_in.data() + guard_items),
+                  static_cast<const Value*>(vals_in.data() + guard_items), count, keys_out.data() + guard_items,
+                  vals_out.data() + guard_items);
+  ctx.synchronize();
+  auto expected = std_stable_sort_pairs<Key, Value>(keys, comp);
+  ASSERT_TRUE(guarded_equal(expected.first, keys_out.download()));
+  ASSERT_TRUE(guarded_equal(expected.second, vals_out.download()));
+  ASSERT_TRUE(guarded_equal(keys, keys_in.download()));
+  ASSERT_TRUE(guarded_equal(origin, vals_in.download()));
+}
+
 }  // namespace mergepath_test

@@ -1,7 +1,8 @@
-// sort and sort_pairs on a cuda_context against std::stable_sort: the radix path (arithmetic keys
-// under less / greater, from radix_min_count keys and, 4-byte keys alone, up to radix_max_small_count)
-// and the merge path (every other case), sizes either side of both edges, signed zeros, a policy that always takes the radix path (0 and 1
-// keys), and both paths captured in a CUDA graph.
+// sort, sort_pairs and their copying forms on a cuda_context against std::stable_sort: the radix
+// path (arithmetic keys under less / greater, from radix_min_count keys and below the small edges
+// of tuning/sort.hpp) and the merge path (every other case), sizes either side of every edge,
+// signed zeros, a policy that always takes the radix path (0 and 1 keys), and both paths captured
+// in a CUDA graph.
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
@@ -16,10 +17,11 @@ namespace {
 template <class Key, class Value = void>
 std::vector<index_t> crossover_sizes() {
   constexpr mergepath::sort_tuning t = mergepath::default_sort_policy<Key, Value>::tuning;
-  const index_t edge = t.radix_min_count, small = t.radix_max_small_count;
+  const index_t edge = t.radix_min_count;
   std::vector<index_t> sizes = sort_sizes();
   sizes.insert(sizes.end(), {edge - 1, edge, edge + 1, 4 * edge + 3});
-  if (small > 0) sizes.insert(sizes.end(), {small - 1, small, small + 1});
+  for (index_t small : {t.radix_max_small_count, t.radix_max_small_copy_count})
+    if (small > 0) sizes.insert(sizes.end(), {small - 1, small, small + 1});
   return sorted_unique_capped(sizes);
 }
 
@@ -46,6 +48,19 @@ TYPED_TEST(GpuSort, MatchesStdStableSort) {
   }
 }
 
+TYPED_TEST(GpuSort, CopyMatchesStdStableSort) {
+  using Key = typename TypeParam::key;
+  using Comp = typename TypeParam::comp;
+  mergepath::cuda_context ctx;
+  for (const sort_case& c : sort_cases(crossover_sizes<Key>())) {
+    SCOPED_TRACE(c.name());
+    ASSERT_NO_FATAL_FAILURE(check_gpu_sort_copy(ctx, make_sort_keys<Key>(c), Comp{},
+                                                [](auto& ctx, auto in, index_t n, auto out) {
+                                                  mergepath::sort_copy(ctx, in, n, out, Comp{});
+                                                }));
+  }
+}
+
 using pair_cases = ::testing::Types<pairs_case<std::int32_t, std::int32_t, mergepath::less<>>,
                                     pairs_case<std::int64_t, std::int64_t, mergepath::greater<>>,
                                     pairs_case<float, std::int32_t, mergepath::less<>>,
@@ -68,6 +83,21 @@ TYPED_TEST(GpuSortPairs, StableLikeStdStableSort) {
   }
 }
 
+TYPED_TEST(GpuSortPairs, CopyStableLikeStdStableSort) {
+  using Key = typename TypeParam::key;
+  using Value = typename TypeParam::value;
+  using Comp = typename TypeParam::comp;
+  mergepath::cuda_context ctx;
+  for (const sort_case& c : sort_cases(crossover_sizes<Key, Value>())) {
+    SCOPED_TRACE(c.name());
+    ASSERT_NO_FATAL_FAILURE((check_gpu_sort_pairs_copy<Key, Value>(
+        ctx, make_sort_keys<Key>(c), Comp{}, [](auto& ctx, auto keys, auto vals, index_t n, auto keys_out,
+                                                auto vals_out) {
+          mergepath::sort_pairs_copy(ctx, keys, vals, n, keys_out, vals_out, Comp{});
+        })));
+  }
+}
+
 // The radix path from the first key on: empty and one-key sorts, odd sizes, narrow keys.
 struct always_radix {
   static constexpr mergepath::sort_tuning tuning{0};
@@ -87,6 +117,28 @@ TEST_F(GpuSortRadixPath, EverySize) {
         ctx, make_sort_keys<std::int16_t>(c), mergepath::greater<>{}, [](auto& ctx, auto keys, auto vals, index_t n) {
           mergepath::sort_pairs_tuned<always_radix>(ctx, keys, vals, n, mergepath::greater<>{});
         })));
+    ASSERT_NO_FATAL_FAILURE(check_gpu_sort_copy(ctx, make_sort_keys<int>(c), mergepath::less<>{},
+                                                [](auto& ctx, auto in, index_t n, auto out) {
+                                                  mergepath::sort_copy_tuned<always_radix>(ctx, in, n, out);
+                                                }));
+    ASSERT_NO_FATAL_FAILURE((check_gpu_sort_pairs_copy<std::int16_t, std::int64_t>(
+        ctx, make_sort_keys<std::int16_t>(c), mergepath::greater<>{},
+        [](auto& ctx, auto keys, auto vals, index_t n, auto keys_out, auto vals_out) {
+          mergepath::sort_pairs_copy_tuned<always_radix>(ctx, keys, vals, n, keys_out, vals_out,
+                                                         mergepath::greater<>{});
+        })));
+  }
+}
+
+// sort_copy with the output equal to the input sorts in place, on both paths.
+TEST_F(GpuSortRadixPath, CopyOntoItselfSortsInPlace) {
+  mergepath::cuda_context ctx;
+  for (index_t n : {index_t{1}, index_t{1000}, index_t{5000}, index_t{300001}}) {
+    const std::vector<int> keys = make_sort_keys<int>({n, distribution::uniform, case_seed({n, 0, 31})});
+    device_vector<int> data(keys);
+    mergepath::sort_copy(ctx, data.data(), n, data.data());
+    ctx.synchronize();
+    EXPECT_TRUE(ranges_equal(std_stable_sort(keys, mergepath::less<>{}), data.download())) << n;
   }
 }
 
@@ -115,6 +167,10 @@ TEST_F(GpuSortRadixPath, BadArgumentsThrow) {
   EXPECT_THROW(mergepath::sort(ctx, keys.data(), -1), std::invalid_argument);
   EXPECT_THROW(mergepath::sort(ctx, static_cast<int*>(nullptr), 3), std::invalid_argument);
   EXPECT_THROW(mergepath::sort_pairs(ctx, keys.data(), static_cast<int*>(nullptr), 3), std::invalid_argument);
+  EXPECT_THROW(mergepath::sort_copy(ctx, keys.data(), 3, static_cast<int*>(nullptr)), std::invalid_argument);
+  EXPECT_THROW(mergepath::sort_copy(ctx, keys.data(), -2, keys.data()), std::invalid_argument);
+  EXPECT_THROW(mergepath::sort_pairs_copy(ctx, keys.data(), keys.data(), 3, keys.data(), static_cast<int*>(nullptr)),
+               std::invalid_argument);
 }
 
 // Both paths in one graph (radix for the pairs and the tiny sort, merge for the small one): no
@@ -125,13 +181,14 @@ TEST_F(GpuSortRadixPath, CapturedInGraph) {
   const index_t big = mergepath::default_sort_policy<int, int>::tuning.radix_min_count + 5;
   const index_t small = t.radix_max_small_count + 3000, tiny = t.radix_max_small_count;
   static_assert(t.takes_radix(t.radix_max_small_count) && !t.takes_radix(t.radix_max_small_count + 3000));
-  device_vector<int> keys(big), vals(big), small_keys(small), tiny_keys(tiny);
+  device_vector<int> keys(big), vals(big), small_keys(small), tiny_keys(tiny), tiny_copy(tiny);
   cudaGraph_t graph = nullptr;
   MERGEPATH_CUDA_CHECK(cudaStreamBeginCapture(ctx.stream(), cudaStreamCaptureModeGlobal));
   try {
     mergepath::sort_pairs(ctx, keys.data(), vals.data(), big, mergepath::greater<>{});
     mergepath::sort(ctx, small_keys.data(), small);
     mergepath::sort(ctx, tiny_keys.data(), tiny, mergepath::greater<>{});
+    mergepath::sort_copy(ctx, tiny_keys.data(), tiny, tiny_copy.data());  // into another array, after the sort
   } catch (...) {
     (void)cudaStreamEndCapture(ctx.stream(), &graph);
     if (graph) (void)cudaGraphDestroy(graph);
@@ -158,6 +215,7 @@ TEST_F(GpuSortRadixPath, CapturedInGraph) {
     EXPECT_TRUE(ranges_equal(expected.second, vals.download()));
     EXPECT_TRUE(ranges_equal(std_stable_sort(small_in, mergepath::less<>{}), small_keys.download()));
     EXPECT_TRUE(ranges_equal(std_stable_sort(tiny_in, mergepath::greater<>{}), tiny_keys.download()));
+    EXPECT_TRUE(ranges_equal(std_stable_sort(tiny_in, mergepath::less<>{}), tiny_copy.download()));
   }
   MERGEPATH_CUDA_CHECK(cudaGraphExecDestroy(exec));
   MERGEPATH_CUDA_CHECK(cudaGraphDestroy(graph));

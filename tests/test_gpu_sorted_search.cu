@@ -20,9 +20,9 @@ namespace {
 
 // The default tile of the GPU search for this key type (tuning/sorted_search.hpp); searches
 // that report matches have a tile of their own.
-template <class Key, bool ReportsMatches = false>
+template <class Key, bool ReportsMatches = false, std::size_t ResultBytes = 0>
 constexpr index_t search_tile_items() {
-  return mergepath::default_sorted_search_policy<Key, ReportsMatches>::tuning.tile_items();
+  return mergepath::default_sorted_search_policy<Key, ReportsMatches, ResultBytes>::tuning.tile_items();
 }
 
 // Total sizes around the tile's edges, primes, and one large size.
@@ -282,6 +282,9 @@ TEST_F(GpuSortedSearchRuns, LongRunsAcrossTileEdges) {
       check_runs_across_tiles<mergepath::default_sorted_search_policy<int>>(search_tile_items<int>()));
   ASSERT_NO_FATAL_FAILURE(
       (check_runs_across_tiles<mergepath::default_sorted_search_policy<int, true>>(search_tile_items<int, true>())));
+  // 64-bit results of 32-bit keys have a tile of their own.
+  ASSERT_NO_FATAL_FAILURE((check_runs_across_tiles<mergepath::default_sorted_search_policy<int, false, 8>>(
+      search_tile_items<int, false, 8>())));
   ASSERT_NO_FATAL_FAILURE(check_runs_across_tiles<partition_pass_policy>(partition_pass_policy::tuning.tile_items()));
   ASSERT_NO_FATAL_FAILURE(check_runs_across_tiles<self_partition_policy>(self_partition_policy::tuning.tile_items()));
 }
@@ -294,8 +297,9 @@ class GpuSortedSearchOutputs : public gpu_test {};
 
 TEST_F(GpuSortedSearchOutputs, IndexMatchAndMatchInOtherIntegerTypes) {
   mergepath::cuda_context ctx;
-  const index_t tile = search_tile_items<int>();
-  for (const search_case& c : search_cases({{0, 5}, {97, 1009}, {2 * tile + 1, tile / 3}, {30011, 50021}})) {
+  const index_t tile = search_tile_items<int>(), wide_tile = search_tile_items<int, false, 8>();
+  for (const search_case& c :
+       search_cases({{0, 5}, {97, 1009}, {2 * tile + 1, tile / 3}, {2 * wide_tile + 1, wide_tile / 3}, {30011, 50021}})) {
     SCOPED_TRACE(c.name());
     merge_input<int> in = make_search_input<int>(c, mergepath::less<>{});
     search_oracle expect = sorted_search_oracle(in, mergepath::less<>{});
@@ -347,6 +351,40 @@ TEST_F(GpuSortedSearchOutputs, AnyOutputAlignment) {
     ASSERT_TRUE(untouched(b_got, 0, static_cast<std::size_t>(offset)));
     ASSERT_TRUE(ranges_equal(a_expected, a_got.data() + offset));
     ASSERT_TRUE(ranges_equal(b_expected, b_got.data() + offset));
+  }
+}
+
+// int64 bounds are staged in shared memory as 32-bit ones where the counts fit 32 bits (always,
+// in a test); the 64-bit staging that larger searches take runs here directly, on both sides of
+// the tiles' edges, at both output alignments.
+TEST_F(GpuSortedSearchOutputs, Int64BoundsStagedEitherWay) {
+  mergepath::cuda_context ctx;
+  using policy = mergepath::default_sorted_search_policy<int, false, 4>;
+  const index_t tile = policy::tuning.tile_items();
+  for (const search_case& c : search_cases({{1, 0}, {2 * tile + 1, tile - 1}, {40009, 3 * tile + 7}})) {
+    SCOPED_TRACE(c.name());
+    merge_input<int> in = make_search_input<int>(c, mergepath::less<>{});
+    search_oracle expect = sorted_search_oracle(in, mergepath::less<>{});
+    device_input<int> d(in);
+    auto staged = [&](auto narrow, index_t offset) {
+      device_vector<std::int64_t> a_out(static_cast<std::size_t>(c.a_count + offset));
+      device_vector<std::int64_t> b_out(static_cast<std::size_t>(c.b_count + offset));
+      a_out.fill_poison();
+      b_out.fill_poison();
+      mergepath::device::launch_sorted_search_staged<policy, bounds::upper, search::index, search::index,
+                                                     decltype(narrow)::value>(
+          ctx, d.a.data(), c.a_count, d.b.data(), c.b_count, a_out.data() + offset, b_out.data() + offset,
+          mergepath::less<>{});
+      std::vector<std::int64_t> a_got = a_out.download(), b_got = b_out.download();
+      ASSERT_TRUE(untouched(a_got, 0, static_cast<std::size_t>(offset)));
+      ASSERT_TRUE(ranges_equal(a_bounds(bounds::upper, expect), a_got.data() + offset));
+      ASSERT_TRUE(ranges_equal(b_bounds(bounds::upper, expect), b_got.data() + offset));
+    };
+    for (index_t offset : {index_t{0}, index_t{1}}) {
+      SCOPED_TRACE(::testing::Message() << "offset " << offset);
+      ASSERT_NO_FATAL_FAILURE(staged(std::true_type{}, offset));
+      ASSERT_NO_FATAL_FAILURE(staged(std::false_type{}, offset));
+    }
   }
 }
 

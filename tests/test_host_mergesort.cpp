@@ -140,11 +140,26 @@ TEST(HostSort, StableLikeStdStableSort) {
     auto expected = std_stable_sort_pairs<float, int>(keys, mergepath::less<>{});
     EXPECT_TRUE(ranges_equal(expected.first, pair_keys));
     EXPECT_TRUE(ranges_equal(expected.second, vals));
+    // Into other arrays, the inputs untouched.
+    std::vector<float> copy(keys.size());
+    const std::vector<float> before = keys;
+    mergepath::sort_copy(ctx, keys.data(), n, copy.data(), mergepath::greater<>{});
+    EXPECT_TRUE(ranges_equal(std_stable_sort(keys, mergepath::greater<>{}), copy));
+    std::vector<float> copy_keys(keys.size());
+    std::vector<int> copy_vals(keys.size());
+    const std::vector<int> origin = origins<int>(n, 0);
+    mergepath::sort_pairs_copy(ctx, keys.data(), origin.data(), n, copy_keys.data(), copy_vals.data());
+    EXPECT_TRUE(ranges_equal(expected.first, copy_keys));
+    EXPECT_TRUE(ranges_equal(expected.second, copy_vals));
+    EXPECT_TRUE(ranges_equal(before, keys));
   }
   std::vector<int> k{2, 1};
   int* null = nullptr;
   expect_invalid_argument([&] { mergepath::sort(ctx, k.data(), -1); }, "keys count is negative");
   expect_invalid_argument([&] { mergepath::sort_pairs(ctx, k.data(), null, 2); }, "vals is a null pointer");
+  expect_invalid_argument([&] { mergepath::sort_copy(ctx, k.data(), 2, null); }, "keys_out is a null pointer");
+  expect_invalid_argument([&] { mergepath::sort_pairs_copy(ctx, k.data(), k.data(), 2, k.data(), null); },
+                          "vals_out is a null pointer");
 }
 
 }  // namespace

@@ -116,15 +116,34 @@ def check(lib, got, want):
 def test_sort(lib, rng, dtype, n):
     keys = random_keys(rng, n, dtype, distinct=max(n // 4, 2), nans=True)
     values = np.arange(n, dtype=np.int64)
-    check(lib, mp.sort(lib.dev(keys)), keys[stable_order(keys)])
+    dev_keys, dev_values = lib.dev(keys), lib.dev(values)
+    check(lib, mp.sort(dev_keys), keys[stable_order(keys)])
     for descending in (False, True):
         order = stable_order(keys, descending)
-        k, v = mp.sort(lib.dev(keys), lib.dev(values), descending=descending)
+        k, v = mp.sort(dev_keys, dev_values, descending=descending)
         check(lib, k, keys[order])
         check(lib, v, values[order])
         k, v = mp.locality_sort(lib.dev(keys), lib.dev(values.astype(np.float32)), descending=descending)
         check(lib, k, keys[order])
         check(lib, v, values.astype(np.float32)[order])
+    # A sorted copy reads its inputs and leaves them as they were.
+    assert_same(lib.host(dev_keys), keys)
+    assert_same(lib.host(dev_values), values)
+
+
+# Either side of the small sizes that CUB's single-tile radix sort takes (tuning/sort.hpp: 2^12).
+@pytest.mark.parametrize("dtype", ["int32", "uint32", "float32"])
+@pytest.mark.parametrize("n", [4095, 4096, 4097])
+def test_sort_small_radix_band(lib, rng, dtype, n):
+    keys = random_keys(rng, n, dtype, distinct=n // 8)
+    for descending in (False, True):
+        order = stable_order(keys, descending)
+        check(lib, mp.sort(lib.dev(keys), descending=descending), keys[order])
+        for value_dtype in ("int32", "int64"):
+            values = np.arange(n).astype(value_dtype)
+            k, v = mp.sort(lib.dev(keys), lib.dev(values), descending=descending)
+            check(lib, k, keys[order])
+            check(lib, v, values[order])
 
 
 @pytest.mark.parametrize("dtype", DTYPES)

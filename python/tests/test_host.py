@@ -37,9 +37,11 @@ def rng(request):
 @pytest.mark.parametrize("n", SIZES)
 def test_sort_keys(rng, dtype, n):
     keys = random_keys(rng, n, dtype, nans=True)
+    before = keys.copy()
     got = mp.sort(keys)
     assert_same(got, keys[stable_order(keys)])
     assert got is not keys
+    assert_same(keys, before)
 
 
 @pytest.mark.parametrize("dtype", DTYPES)

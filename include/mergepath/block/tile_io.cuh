@@ -166,7 +166,9 @@ __device__ void store_blocked_to_shared(const T (&items)[ItemsPerThread], T* sha
 template <int BlockThreads, int ItemsPerThread, class T, class OutIt>
 __device__ void store_shared_to_global(const T* shared, int count, OutIt out) {
   int tid = static_cast<int>(threadIdx.x);
-  if constexpr (std::is_pointer_v<OutIt> && sizeof(T) < 16 && 16 % sizeof(T) == 0 && alignof(T) == sizeof(T)) {
+  // (The vector moves need out's elements to be T; others, e.g. widened bounds, convert one by one.)
+  if constexpr (std::is_pointer_v<OutIt> && std::is_same_v<std::remove_cv_t<std::remove_pointer_t<OutIt>>, T> &&
+                sizeof(T) < 16 && 16 % sizeof(T) == 0 && alignof(T) == sizeof(T)) {
     if ((reinterpret_cast<std::uintptr_t>(out) - reinterpret_cast<std::uintptr_t>(shared)) % 16 == 0) {
       constexpr int per_vector = 16 / sizeof(T);
       constexpr int max_vectors = (BlockThreads * ItemsPerThread + per_vector - 1) / per_vector;

@@ -64,21 +64,8 @@ void sort_then_search(cuda_context& ctx, NeedleIt needles, index_t needle_count,
                      needle_count, copied.data());
       keys_in = copied.data();
     }
-    constexpr bool down = std::is_same_v<Comp, greater<>> || std::is_same_v<Comp, greater<Key>>;
-    std::size_t bytes = 0;
-    auto sort = [&](void* temp) {
-      if constexpr (down)
-        return cub::DeviceRadixSort::SortPairsDescending(temp, bytes, keys_in, sorted_keys.data(), positions.data(),
-                                                         positions_alt.data(), needle_count, 0,
-                                                         static_cast<int>(sizeof(Key) * 8), ctx.stream());
-      else
-        return cub::DeviceRadixSort::SortPairs(temp, bytes, keys_in, sorted_keys.data(), positions.data(),
-                                               positions_alt.data(), needle_count, 0, static_cast<int>(sizeof(Key) * 8),
-                                               ctx.stream());
-    };
-    MERGEPATH_CUDA_CHECK(sort(nullptr));
-    auto temp = ctx.allocate<unsigned char>(static_cast<index_t>(bytes));
-    MERGEPATH_CUDA_CHECK(sort(temp.data()));
+    radix_sort_copy<Comp>(ctx, keys_in, static_cast<const Index*>(positions.data()), sorted_keys.data(),
+                          positions_alt.data(), needle_count);
     sorted_positions = positions_alt.data();
   } else {
     detail::launch("copy_kernel", kernel::copy_kernel<NeedleIt, Key*>, grid, threads, 0, ctx.stream(), needles,

@@ -4,6 +4,8 @@
 // land in the caller's arrays. No launch waits for the host.
 #pragma once
 
+#include <type_traits>
+
 #include "../context.hpp"
 #include "../error.hpp"
 #include "../functional.hpp"
@@ -27,12 +29,17 @@ struct value_scratch<kernel::no_values> {
   kernel::no_values data() const { return {}; }
 };
 
-template <class Policy, class Keys, class Vals, class Comp>
-void launch_mergesort(cuda_context& ctx, Keys keys, Vals vals, index_t count, Comp comp) {
+// Sorts keys_in[0, count) (and vals_in) into keys (and vals); keys_in may be keys: the blocksort,
+// the only pass that reads the input, holds each tile in shared memory before it writes.
+template <class Policy, class KeysIn, class ValsIn, class Keys, class Vals, class Comp>
+void launch_mergesort(cuda_context& ctx, KeysIn keys_in, ValsIn vals_in, Keys keys, Vals vals, index_t count,
+                      Comp comp) {
   constexpr mergesort_tuning tuning = Policy::tuning;
   constexpr index_t sort_tile = tuning.blocksort.tile_items();
   constexpr int merge_tile = tuning.merge.tile_items();
-  if (count < 2) return;
+  if (count == 0) return;
+  if constexpr (std::is_same_v<KeysIn, Keys>)
+    if (count == 1 && keys_in == keys) return;  // sorted in place already
 
   // The passes after the blocksort: four-way while more than two runs are left (where the tuning
   // has four-way tiles and the sort is large enough), then two-way. Their number decides where
@@ -62,12 +69,12 @@ void launch_mergesort(cuda_context& ctx, Keys keys, Vals vals, index_t count, Co
 
   auto blocksort_into = [&](auto keys_out, auto vals_out) {
     constexpr auto sort_kernel =
-        kernel::blocksort_kernel<Policy, Keys, Vals, decltype(keys_out), decltype(vals_out), Comp>;
-    constexpr std::size_t shared_bytes = kernel::blocksort_layout<Policy, Keys, Vals>::bytes;
+        kernel::blocksort_kernel<Policy, KeysIn, ValsIn, decltype(keys_out), decltype(vals_out), Comp>;
+    constexpr std::size_t shared_bytes = kernel::blocksort_layout<Policy, KeysIn, ValsIn>::bytes;
     (void)resident_blocks_per_sm<sort_kernel>(ctx, tuning.blocksort.block_threads, shared_bytes);
     detail::launch_dependent("blocksort_kernel", sort_kernel, static_cast<unsigned>(detail::ceil_div(count, sort_tile)),
-                             tuning.blocksort.block_threads, shared_bytes, ctx.stream(), keys, vals, count, keys_out,
-                             vals_out, comp);
+                             tuning.blocksort.block_threads, shared_bytes, ctx.stream(), keys_in, vals_in, count,
+                             keys_out, vals_out, comp);
   };
   // Samples of all the keys for the two-way partition kernels, every 2^shift-th, as many as fit
   // the tuning's sample bytes (none for keys too large to sample).
@@ -165,7 +172,7 @@ void launch_mergesort(cuda_context& ctx, Keys keys, Vals vals, index_t count, Co
 template <class Policy, class KeysIt, class Comp = less<>>
 void mergesort_tuned(cuda_context& ctx, KeysIt keys, index_t count, Comp comp = {}) {
   detail::require_range("mergesort", "keys", keys, count);
-  device::launch_mergesort<Policy>(ctx, keys, kernel::no_values{}, count, comp);
+  device::launch_mergesort<Policy>(ctx, keys, kernel::no_values{}, keys, kernel::no_values{}, count, comp);
 }
 
 template <class KeysIt, class Comp = less<>>
@@ -177,7 +184,7 @@ template <class Policy, class KeysIt, class ValsIt, class Comp = less<>>
 void mergesort_pairs_tuned(cuda_context& ctx, KeysIt keys, ValsIt vals, index_t count, Comp comp = {}) {
   detail::require_range("mergesort_pairs", "keys", keys, count);
   detail::require_range("mergesort_pairs", "vals", vals, count);
-  device::launch_mergesort<Policy>(ctx, keys, vals, count, comp);
+  device::launch_mergesort<Policy>(ctx, keys, vals, keys, vals, count, comp);
 }
 
 template <class KeysIt, class ValsIt, class Comp = less<>>

@@ -3,6 +3,9 @@
 // synchronizes unless match counts are asked for or checked mode is on.
 #pragma once
 
+#include <cstdint>
+#include <limits>
+
 #include "../context.hpp"
 #include "../error.hpp"
 #include "../functional.hpp"
@@ -16,10 +19,10 @@
 namespace mergepath {
 namespace device {
 
-template <class Policy, bounds Bounds, search TypeA, search TypeB, class AIt, class BIt, class AOut, class BOut,
-          class Comp>
-match_counts launch_sorted_search(cuda_context& ctx, AIt a, index_t a_count, BIt b, index_t b_count, AOut a_out,
-                                  BOut b_out, Comp comp) {
+template <class Policy, bounds Bounds, search TypeA, search TypeB, bool NarrowStaging, class AIt, class BIt,
+          class AOut, class BOut, class Comp>
+match_counts launch_sorted_search_staged(cuda_context& ctx, AIt a, index_t a_count, BIt b, index_t b_count, AOut a_out,
+                                         BOut b_out, Comp comp) {
   constexpr sorted_search_tuning tuning = Policy::tuning;
   constexpr bool counts_matches = reports_matches(TypeA) || reports_matches(TypeB);
   index_t total = a_count + b_count;
@@ -27,8 +30,9 @@ match_counts launch_sorted_search(cuda_context& ctx, AIt a, index_t a_count, BIt
   index_t num_tiles = detail::ceil_div<index_t>(total, tuning.tile_items());
 
   constexpr auto tile_kernel =
-      kernel::sorted_search_tile_kernel<Policy, Bounds, TypeA, TypeB, AIt, BIt, AOut, BOut, Comp>;
-  constexpr std::size_t shared_bytes = kernel::search_layout_of<Policy, AIt, AOut, BOut, TypeA, TypeB>::bytes;
+      kernel::sorted_search_tile_kernel<Policy, Bounds, TypeA, TypeB, AIt, BIt, AOut, BOut, Comp, NarrowStaging>;
+  constexpr std::size_t shared_bytes =
+      kernel::search_layout_of<Policy, AIt, AOut, BOut, TypeA, TypeB, NarrowStaging>::bytes;
   int per_sm = resident_blocks_per_sm<tile_kernel>(ctx, tuning.block_threads, shared_bytes);  // and raises the limit
 
   // Up to self_partition_waves tiles per resident block, each block finds its own splits; beyond,
@@ -70,6 +74,21 @@ match_counts launch_sorted_search(cuda_context& ctx, AIt a, index_t a_count, BIt
   }
 }
 
+// The search, its 64-bit integer bounds staged as 32-bit ones where every bound fits them
+// (kernel::search_staging).
+template <class Policy, bounds Bounds, search TypeA, search TypeB, class AIt, class BIt, class AOut, class BOut,
+          class Comp>
+match_counts launch_sorted_search(cuda_context& ctx, AIt a, index_t a_count, BIt b, index_t b_count, AOut a_out,
+                                  BOut b_out, Comp comp) {
+  constexpr index_t narrow_max = std::numeric_limits<std::uint32_t>::max();
+  if constexpr (kernel::stages_narrow<TypeA, TypeB, AOut, BOut>)
+    if (a_count <= narrow_max && b_count <= narrow_max)
+      return launch_sorted_search_staged<Policy, Bounds, TypeA, TypeB, true>(ctx, a, a_count, b, b_count, a_out, b_out,
+                                                                             comp);
+  return launch_sorted_search_staged<Policy, Bounds, TypeA, TypeB, false>(ctx, a, a_count, b, b_count, a_out, b_out,
+                                                                          comp);
+}
+
 }  // namespace device
 
 // The complete sorted search with an explicit tuning policy (a type with
@@ -88,8 +107,11 @@ template <bounds Bounds, search TypeA, search TypeB, class AIt, class BIt, class
 match_counts sorted_search(cuda_context& ctx, AIt a, index_t a_count, BIt b, index_t b_count, AOut a_out, BOut b_out,
                            Comp comp = {}) {
   constexpr bool reports = reports_matches(TypeA) || reports_matches(TypeB);
-  return sorted_search_tuned<default_sorted_search_policy<kernel::value_of<AIt>, reports>, Bounds, TypeA, TypeB>(
-      ctx, a, a_count, b, b_count, a_out, b_out, comp);
+  // The results as they are staged when the counts fit 32 bits (the common case the shape serves).
+  constexpr std::size_t result_bytes = detail::max_of(sizeof(kernel::search_staged_t<TypeA, AOut, true>),
+                                                      sizeof(kernel::search_staged_t<TypeB, BOut, true>));
+  using policy = default_sorted_search_policy<kernel::value_of<AIt>, reports, result_bytes>;
+  return sorted_search_tuned<policy, Bounds, TypeA, TypeB>(ctx, a, a_count, b, b_count, a_out, b_out, comp);
 }
 
 // a_out[i] = the lower (or upper) bound of a[i] in b, on the GPU.

@@ -1,6 +1,7 @@
 // The host backend's only threading primitive: run f(0..count) over the context's threads.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <exception>
 #include <mutex>
@@ -41,6 +42,16 @@ inline std::int64_t chunk_count(const host_context& ctx, std::int64_t total) {
   constexpr std::int64_t min_items_per_chunk = 1 << 15;
   std::int64_t by_size = std::max<std::int64_t>(1, total / min_items_per_chunk);
   return std::min<std::int64_t>(ctx.num_threads(), by_size);
+}
+
+// out[0, count) = in[0, count), in chunks over the context's threads.
+template <class InIt, class OutIt>
+void parallel_copy(const host_context& ctx, InIt in, std::int64_t count, OutIt out) {
+  const std::int64_t chunks = chunk_count(ctx, count);
+  parallel_for(ctx, chunks, [&](std::int64_t c) {
+    const std::int64_t begin = count * c / chunks, end = count * (c + 1) / chunks;
+    std::copy(in + begin, in + end, out + begin);
+  });
 }
 
 // Position of the first element of x[0, count) ordered before its predecessor, or -1 when

@@ -44,15 +44,38 @@ struct search_layout {
   static constexpr std::size_t bytes = detail::max_of(keys_bytes, align16(results_bytes));
 };
 
-template <class Policy, class AIt, class AOut, class BOut, search TypeA, search TypeB>
-using search_layout_of = search_layout<search_output_t<AIt>, typename search_output<TypeA, AOut>::type,
-                                       typename search_output<TypeB, BOut>::type, Policy::tuning.tile_items(),
-                                       Policy::tuning.items_per_thread>;
+// How a side's results wait in shared memory for the tile's store: as the output type, or, with
+// NarrowStaging (the search's counts fit 32 bits), plain 64-bit integer bounds as 32-bit ones the
+// store widens. They then take the keys' bytes, not twice them, so twice the tiles fit an SM
+// (int64 bounds of 2^26 + 2^26 int32 keys, as numpy's searchsorted returns: PROBE search_wide).
+template <search Type, class OutIt, bool NarrowStaging>
+struct search_staging {
+  using type = typename search_output<Type, OutIt>::type;
+};
+template <class OutIt>
+struct search_staging<search::index, OutIt, true> {
+  using out = search_output_t<OutIt>;
+  using type = std::conditional_t<std::is_pointer_v<OutIt> && std::is_integral_v<out> && sizeof(out) == 8,
+                                  std::uint32_t, out>;
+};
+template <search Type, class OutIt, bool NarrowStaging>
+using search_staged_t = typename search_staging<Type, OutIt, NarrowStaging>::type;
+
+// Whether staging narrow changes anything for these outputs.
+template <search TypeA, search TypeB, class AOut, class BOut>
+constexpr bool stages_narrow = !std::is_same_v<search_staged_t<TypeA, AOut, true>, search_staged_t<TypeA, AOut, false>> ||
+                               !std::is_same_v<search_staged_t<TypeB, BOut, true>, search_staged_t<TypeB, BOut, false>>;
+
+template <class Policy, class AIt, class AOut, class BOut, search TypeA, search TypeB, bool NarrowStaging = false>
+using search_layout_of =
+    search_layout<search_output_t<AIt>, search_staged_t<TypeA, AOut, NarrowStaging>,
+                  search_staged_t<TypeB, BOut, NarrowStaging>, Policy::tuning.tile_items(), Policy::tuning.items_per_thread>;
 
 // Where a run of T that will be stored to `out` starts in a 16-byte aligned buffer.
 template <class T, class OutIt>
 __device__ int store_residue(OutIt out) {
-  if constexpr (std::is_pointer_v<OutIt> && sizeof(T) < 16 && 16 % sizeof(T) == 0)
+  if constexpr (std::is_pointer_v<OutIt> && std::is_same_v<search_output_t<OutIt>, T> && sizeof(T) < 16 &&
+                16 % sizeof(T) == 0)
     return static_cast<int>(reinterpret_cast<std::uintptr_t>(out) / sizeof(T) % (16 / sizeof(T)));
   else
     return 0;
@@ -196,7 +219,7 @@ __global__ void __launch_bounds__(64) match_totals_kernel(match_totals matches) 
 
 // One tile per block. `matches` collects the matches of the sides that report them.
 template <class Policy, bounds Bounds, search TypeA, search TypeB, class AIt, class BIt, class AOut, class BOut,
-          class Comp>
+          class Comp, bool NarrowStaging = false>
 __global__ void __launch_bounds__(Policy::tuning.block_threads, Policy::tuning.min_blocks_per_sm())
     sorted_search_tile_kernel(AIt a, index_t a_count, BIt b, index_t b_count, const index_t* partitions, AOut a_out,
                               BOut b_out, match_totals matches, Comp comp) {
@@ -205,8 +228,8 @@ __global__ void __launch_bounds__(Policy::tuning.block_threads, Policy::tuning.m
   constexpr int items = tuning.items_per_thread;
   constexpr int tile_items = tuning.tile_items();
   using Key = search_output_t<AIt>;
-  using AOutT = typename search_output<TypeA, AOut>::type;
-  using BOutT = typename search_output<TypeB, BOut>::type;
+  using AOutT = search_staged_t<TypeA, AOut, NarrowStaging>;
+  using BOutT = search_staged_t<TypeB, BOut, NarrowStaging>;
   extern __shared__ __align__(16) unsigned char shared_bytes[];
   Key* keys = reinterpret_cast<Key*>(shared_bytes);
   // The next search's partition pass may get ready while this grid drains; it waits for it.

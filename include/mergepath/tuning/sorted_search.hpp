@@ -35,18 +35,27 @@ struct sorted_search_tuning {
 // Searches that report matches spend more of each step on the match tests, so longer threads
 // (31 steps), which spread each thread's fixed costs and the pass's splits over more steps,
 // won there: complete index_match 320 us against 328-331 at 27 or 29 and 339 at 23.
-constexpr sorted_search_tuning sorted_search_tuning_for(int arch, std::size_t key_bytes, bool reports_matches = false) {
+//
+// Results wider than the keys (int64 bounds of int32 keys with match flags: plain bounds are staged
+// as 32-bit ones, kernel::search_staging) take twice the keys' shared memory, 4 blocks of 256 x 23
+// an SM: without the 32-register cap of 2048 resident threads the complete index_match search
+// took 598 us against 689 (H100, 2^26 + 2^26; PROBE: search_wide).
+constexpr sorted_search_tuning sorted_search_tuning_for(int arch, std::size_t key_bytes, bool reports_matches = false,
+                                                        std::size_t result_bytes = 0) {
   (void)arch;
+  if (key_bytes <= 4 && result_bytes > key_bytes) return {256, 23, 1024, 2};
   if (key_bytes <= 4)
     return reports_matches ? sorted_search_tuning{256, 31, 2048, 2} : sorted_search_tuning{256, 23, 2048, 2};
   if (key_bytes <= 8) return {256, 13, 1536, 2};
   return {128, 7, 1024, 2};
 }
 
-// ReportsMatches: for searches where a side asks for match flags or counts.
-template <class Key, bool ReportsMatches = false>
+// ReportsMatches: for searches where a side asks for match flags or counts. ResultBytes: the
+// widest result a side writes (0: as wide as the keys).
+template <class Key, bool ReportsMatches = false, std::size_t ResultBytes = 0>
 struct default_sorted_search_policy {
-  static constexpr sorted_search_tuning tuning = sorted_search_tuning_for(90, sizeof(Key), ReportsMatches);
+  static constexpr sorted_search_tuning tuning =
+      sorted_search_tuning_for(90, sizeof(Key), ReportsMatches, ResultBytes);
 };
 
 }  // namespace mergepath

@@ -67,8 +67,9 @@ NB_MODULE(_core, m) {
   m.def("merge", [](const call& c, array a, array b, array av, array bv, array out, array out_v, bool descending) {
     dispatch(c, [&](auto tag) { merge_op(tag, c, a, b, av, bv, out, out_v, descending); });
   });
-  m.def("sort", [](const call& c, array keys, array values, bool descending, bool locality) {
-    dispatch(c, [&](auto tag) { sort_op(tag, c, keys, values, descending, locality); });
+  m.def("sort", [](const call& c, array keys, array values, array keys_in, array values_in, bool descending,
+                   bool locality) {
+    dispatch(c, [&](auto tag) { sort_op(tag, c, keys, values, keys_in, values_in, descending, locality); });
   });
   m.def("segmented_sort", [](const call& c, array keys, array values, array starts, bool descending) {
     dispatch(c, [&](auto tag) { segmented_sort_op(tag, c, keys, values, starts, descending); });

@@ -55,9 +55,11 @@ class sorted_index {
 template <class Tag>
 void merge_op(Tag, const call& c, array a, array b, array a_values, array b_values, array out, array out_values,
               bool descending);
-// In place on keys (and values): mergepath::sort, or locality_sort when `locality`.
+// Into keys (and values): mergepath::sort, or locality_sort when `locality`, in place; or, when
+// keys_in is given (not with `locality`), sort_copy / sort_pairs_copy from keys_in (and values_in).
 template <class Tag>
-void sort_op(Tag, const call& c, array keys, array values, bool descending, bool locality);
+void sort_op(Tag, const call& c, array keys, array values, array keys_in, array values_in, bool descending,
+             bool locality);
 // In place; starts are int64 segment starts (CSR offsets without the last entry; may be empty).
 template <class Tag>
 void segmented_sort_op(Tag, const call& c, array keys, array values, array starts, bool descending);

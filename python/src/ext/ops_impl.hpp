@@ -39,7 +39,9 @@ void merge_op(Tag tag, const call& c, array a, array b, array a_values, array b_
 }
 
 template <class Tag>
-void sort_op(Tag tag, const call& c, array keys, array values, bool descending, bool locality) {
+void sort_op(Tag tag, const call& c, array keys, array values, array keys_in, array values_in, bool descending,
+             bool locality) {
+  if (locality && keys_in.present) throw std::logic_error("sort_op: locality_sort sorts in place only");
   run_on(tag, c, [&](auto& ctx) {
     with_key_type(keys.type, [&](auto k) {
       using K = typename decltype(k)::type;
@@ -47,6 +49,8 @@ void sort_op(Tag tag, const call& c, array keys, array values, bool descending, 
         if (!values.present) {
           if (locality)
             mp::locality_sort(ctx, keys.as<K>(), keys.size, comp);
+          else if (keys_in.present)
+            mp::sort_copy(ctx, keys_in.as<const K>(), keys.size, keys.as<K>(), plain_order<K>(comp));
           else
             mp::sort(ctx, keys.as<K>(), keys.size, plain_order<K>(comp));
           return;
@@ -55,6 +59,9 @@ void sort_op(Tag tag, const call& c, array keys, array values, bool descending, 
           using V = typename decltype(v)::type;
           if (locality)
             mp::locality_sort_pairs(ctx, keys.as<K>(), values.as<V>(), keys.size, comp);
+          else if (keys_in.present)
+            mp::sort_pairs_copy(ctx, keys_in.as<const K>(), values_in.as<const V>(), keys.size, keys.as<K>(),
+                                values.as<V>(), plain_order<K>(comp));
           else
             mp::sort_pairs(ctx, keys.as<K>(), values.as<V>(), keys.size, plain_order<K>(comp));
         });
@@ -335,7 +342,7 @@ std::int64_t set_operation_op(Tag tag, const call& c, set_kind kind, array a, ar
 #define MERGEPATH_PY_INSTANTIATE_MERGE(Tag)                                                 \
   template void mergepath_py::merge_op(Tag, const call&, array, array, array, array, array, array, bool);
 #define MERGEPATH_PY_INSTANTIATE_SORT(Tag)                                                  \
-  template void mergepath_py::sort_op(Tag, const call&, array, array, bool, bool);
+  template void mergepath_py::sort_op(Tag, const call&, array, array, array, array, bool, bool);
 #define MERGEPATH_PY_INSTANTIATE_SEGMENTED_SORT(Tag)                                        \
   template void mergepath_py::segmented_sort_op(Tag, const call&, array, array, array, bool);
 #define MERGEPATH_PY_INSTANTIATE_SEARCH(Tag)                                                \

@@ -231,6 +231,7 @@ def merge(a, b, a_values=None, b_values=None, *, descending=False, checked=False
 
 
 def _sort_inputs(where, c, keys, values, inplace):
+    """keys and values as the call's arrays, checked; with ``inplace``, checked to be the caller's own."""
     original = (keys, values)
     k = c.array("keys", keys)
     v = c.array("values", values) if values is not None else None
@@ -245,17 +246,26 @@ def _sort_inputs(where, c, keys, values, inplace):
                                  "supported dtype (it would have to be copied)")
             if not c.adapter.writeable(x):
                 raise ValueError(f"mergepath.{where}: inplace=True but {name} is read-only")
-    else:
-        k = c.adapter.copy(k)
-        v = c.adapter.copy(v) if v is not None else None
     return k, v
+
+
+def _copies(c, k, v):
+    return c.adapter.copy(k), (c.adapter.copy(v) if v is not None else None)
 
 
 def _sort(where, keys, values, descending, inplace, checked, locality):
     c = _Call(where, checked, keys=keys, values=values)
     k, v = _sort_inputs(where, c, keys, values, inplace)
-    _core.sort(c.core, c.core_array(k), c.core_array(v), bool(descending), locality)
-    return c.result(k) if v is None else (c.result(k), c.result(v))
+    if inplace or locality:
+        out_k, out_v = (k, v) if inplace else _copies(c, k, v)
+        k, v = None, None
+    else:  # a sorted copy reads the inputs where it sorts them: nothing is copied first
+        n = int(k.shape[0])
+        out_k = c.empty(n, c.adapter.dtype_name(k))
+        out_v = c.empty(n, c.adapter.dtype_name(v)) if v is not None else None
+    _core.sort(c.core, c.core_array(out_k), c.core_array(out_v), c.core_array(k), c.core_array(v), bool(descending),
+               locality)
+    return c.result(out_k) if out_v is None else (c.result(out_k), c.result(out_v))
 
 
 def sort(keys, values=None, *, descending=False, inplace=False, checked=False):
@@ -302,6 +312,8 @@ def segmented_sort(keys, segment_starts, values=None, *, descending=False, inpla
     where = "segmented_sort"
     c = _Call(where, checked, keys=keys, segment_starts=segment_starts, values=values)
     k, v = _sort_inputs(where, c, keys, values, inplace)
+    if not inplace:
+        k, v = _copies(c, k, v)
     s = c.starts(segment_starts)
     _core.segmented_sort(c.core, c.core_array(k), c.core_array(v), c.core_array(s), bool(descending))
     return c.result(k) if v is None else (c.result(k), c.result(v))
