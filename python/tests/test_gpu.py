@@ -139,6 +139,9 @@ def test_sort_small_radix_band(lib, rng, dtype, n):
     for descending in (False, True):
         order = stable_order(keys, descending)
         check(lib, mp.sort(lib.dev(keys), descending=descending), keys[order])
+        in_place = lib.dev(keys)
+        mp.sort(in_place, descending=descending, inplace=True)
+        check(lib, in_place, keys[order])
         for value_dtype in ("int32", "int64"):
             values = np.arange(n).astype(value_dtype)
             k, v = mp.sort(lib.dev(keys), lib.dev(values), descending=descending)

@@ -24,9 +24,10 @@ constexpr bool radix_descending = std::is_same_v<Comp, greater<>> || std::is_sam
 
 // One CUB radix sort over all of Key's bits: its size query, scratch from the context's pool, the
 // sort. Args are SortKeys' or SortPairs' arguments between the scratch and the item count (CUB
-// counts items in an int64 for these overloads, so offsets past 2^31 work).
+// counts items in an int64 for these overloads, so offsets past 2^31 work). The arguments go by
+// reference: CUB flips a DoubleBuffer's selector to where the sorted keys ended.
 template <class Key, bool Descending, bool HasValues, class... Args>
-void run_cub_radix_sort(cuda_context& ctx, index_t count, Args... args) {
+void run_cub_radix_sort(cuda_context& ctx, index_t count, Args&... args) {
   constexpr int end_bit = static_cast<int>(sizeof(Key) * 8);
   const auto n = static_cast<std::int64_t>(count);
   auto sort = [&](void* temp, std::size_t& bytes) {
