@@ -9,6 +9,7 @@
 #include <mergepath/textbook.hpp>
 
 #include "bench_merge.cuh"
+#include "cpu_peers.hpp"
 
 #include <algorithm>
 #include <vector>
@@ -54,7 +55,8 @@ void prepare(merge_case<K>& c, std::uint64_t seed) {
   }
 }
 
-// std::merge against mergepath::merge on host_context(t), for t = 1, 2 and all threads.
+// std::merge against mergepath::merge on host_context(t), for t = 1, 2 and all threads, and
+// __gnu_parallel::merge on as many.
 template <class K>
 void run_cpu_rows(bench_context& b, const std::vector<K>& in, index_t n) {
   const char* type = key_type_name<K>();
@@ -94,6 +96,27 @@ void run_cpu_rows(bench_context& b, const std::vector<K>& in, index_t n) {
              ", n = " + log2_label(n) + ") differs from std::merge");
     }
     timing tm = measure_host(1, reps, [&] { mergepath::merge(ctx, pa, n, pb, n, got.data()); });
+    fill_rates(r, tm, 2.0 * static_cast<double>(n), bytes);
+    r.ratio_std = std_t.median_ms / tm.median_ms;
+    b.add_row(r);
+  }
+
+  // The parallel peer, on the same thread counts.
+  if (!bench::have_gnu_parallel()) return;
+  for (int t : thread_counts) {
+    const K* pa = in.data();
+    const K* pb = in.data() + n;
+    std::fill(got.begin(), got.end(), K{});
+    bench::gnu_parallel_merge(pa, n, pb, n, got.data(), t);
+    r = base;
+    r.algorithm = "__gnu_parallel::merge";
+    r.threads = t;
+    if (got != want) {
+      r.check = "MISMATCH";
+      b.fail("MISMATCH: __gnu_parallel::merge (" + std::string(type) + ", n = " + log2_label(n) +
+             ") differs from std::merge");
+    }
+    timing tm = measure_host(1, reps, [&] { bench::gnu_parallel_merge(pa, n, pb, n, got.data(), t); });
     fill_rates(r, tm, 2.0 * static_cast<double>(n), bytes);
     r.ratio_std = std_t.median_ms / tm.median_ms;
     b.add_row(r);

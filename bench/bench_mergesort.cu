@@ -10,6 +10,7 @@
 #include <cuda/std/functional>
 
 #include "bench_mergesort.cuh"
+#include "cpu_peers.hpp"
 
 #include <algorithm>
 #include <initializer_list>
@@ -58,7 +59,8 @@ void prepare(sort_case<K>& c, std::uint64_t seed) {
 }
 
 // std::stable_sort (one thread) against mergepath::mergesort on host_context(t), t = 2 and all
-// OpenMP threads, each run on a fresh copy of the input (copied untimed).
+// OpenMP threads, and __gnu_parallel::stable_sort on as many, each run on a fresh copy of the
+// input (copied untimed).
 template <class K>
 void run_cpu_rows(bench_context& b, const std::vector<K>& input, sort_input dist) {
   auto n = static_cast<index_t>(input.size());
@@ -100,6 +102,26 @@ void run_cpu_rows(bench_context& b, const std::vector<K>& input, sort_input dist
       r.check = "MISMATCH";
       b.fail("MISMATCH: mergepath::mergesort on host_context(" + std::to_string(t) + ") (" + where +
              ") differs from std::stable_sort");
+    }
+    timing tm = measure_host(1, b.opts.quick ? 3 : 5, restore, run_sort);
+    fill_rates(r, tm, static_cast<double>(n), bytes);
+    r.ratio_std = std_t.median_ms / tm.median_ms;
+    b.add_row(r);
+  }
+
+  // The parallel peer, on the same thread counts.
+  if (!bench::have_gnu_parallel()) return;
+  for (int t : thread_counts) {
+    auto restore = [&] { std::copy(input.begin(), input.end(), got.begin()); };
+    auto run_sort = [&] { bench::gnu_parallel_stable_sort(got.data(), got.data() + n, t); };
+    restore();
+    run_sort();
+    r = base;
+    r.algorithm = "__gnu_parallel::stable_sort";
+    r.threads = t;
+    if (got != want) {
+      r.check = "MISMATCH";
+      b.fail("MISMATCH: __gnu_parallel::stable_sort (" + where + ") differs from std::stable_sort");
     }
     timing tm = measure_host(1, b.opts.quick ? 3 : 5, restore, run_sort);
     fill_rates(r, tm, static_cast<double>(n), bytes);
