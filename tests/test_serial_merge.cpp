@@ -1,4 +1,5 @@
-// serial_merge, serial_merge_pairs and serial_merge_n (one thread's share) against std::merge.
+// serial_merge, serial_merge_pairs, their chained forms and serial_merge_n (one thread's share)
+// against std::merge.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -51,6 +52,64 @@ TEST(SerialMerge, Pairs) {
     auto expected = std_merge_pairs(in.a, a_vals, in.b, b_vals, mergepath::less<>{});
     ASSERT_TRUE(ranges_equal(expected.first, keys));
     ASSERT_TRUE(ranges_equal(expected.second, vals));
+  }
+}
+
+// The chained form (a CPU thread's merge as four merges stepped together): sizes below and past
+// its threshold, uneven splits, stability of keys and of pairs.
+const std::vector<index_t> chained_sizes{0, 1, 255, 256, 257, 1009, 4099, 70001};
+
+template <class Key, class Comp>
+void check_serial_merge_chained(Comp comp) {
+  for (const merge_case& c : merge_cases(chained_sizes)) {
+    SCOPED_TRACE(c.name());
+    merge_input<Key> in = make_merge_input<Key>(c, comp);
+    std::vector<Key> out(in.a.size() + in.b.size() + guard_items, poison<Key>());
+    mergepath::serial_merge_chained(in.a.data(), c.a_count, in.b.data(), c.b_count, out.data(), comp);
+    ASSERT_TRUE(ranges_equal(std_merge(in.a, in.b, comp), out));
+    ASSERT_TRUE(untouched(out, out.size() - guard_items, out.size()));
+  }
+}
+
+TEST(SerialMergeChained, MatchesStdMerge) {
+  check_serial_merge_chained<int>(mergepath::less<>{});
+  check_serial_merge_chained<double>(mergepath::greater<>{});
+  check_serial_merge_chained<point>(point_x_less{});  // stability: equal x, y tells them apart
+}
+
+TEST(SerialMergeChained, Pairs) {
+  for (const merge_case& c : merge_cases(chained_sizes)) {
+    SCOPED_TRACE(c.name());
+    merge_input<int> in = make_merge_input<int>(c, mergepath::less<>{});
+    std::vector<long> a_vals = origins<long>(c.a_count, 0), b_vals = origins<long>(c.b_count, c.a_count);
+    index_t total = c.a_count + c.b_count;
+    std::vector<int> keys(static_cast<std::size_t>(total));
+    std::vector<long> vals(static_cast<std::size_t>(total));
+    mergepath::serial_merge_pairs_chained(in.a.data(), a_vals.data(), c.a_count, in.b.data(), b_vals.data(),
+                                          c.b_count, keys.data(), vals.data(), mergepath::less<>{});
+    auto expected = std_merge_pairs(in.a, a_vals, in.b, b_vals, mergepath::less<>{});
+    ASSERT_TRUE(ranges_equal(expected.first, keys));
+    ASSERT_TRUE(ranges_equal(expected.second, vals));
+  }
+}
+
+// Unsorted input: an unspecified order, but every write lands in [0, total) and the output is a
+// permutation of the input (the chains' splits stay monotonic).
+TEST(SerialMergeChained, UnsortedInputStaysInBounds) {
+  std::mt19937 rng(5);
+  for (index_t n : {index_t{300}, index_t{5000}}) {
+    std::vector<int> a(static_cast<std::size_t>(n)), b(static_cast<std::size_t>(n / 3));
+    for (int& x : a) x = static_cast<int>(rng() % 100);
+    for (int& x : b) x = static_cast<int>(rng() % 100);
+    std::vector<int> out(a.size() + b.size() + guard_items, poison<int>());
+    mergepath::serial_merge_chained(a.data(), static_cast<index_t>(a.size()), b.data(),
+                                    static_cast<index_t>(b.size()), out.data(), mergepath::less<>{});
+    ASSERT_TRUE(untouched(out, out.size() - guard_items, out.size()));
+    std::vector<int> got(out.begin(), out.end() - guard_items), want = a;
+    want.insert(want.end(), b.begin(), b.end());
+    std::sort(got.begin(), got.end());
+    std::sort(want.begin(), want.end());
+    EXPECT_EQ(want, got);
   }
 }
 

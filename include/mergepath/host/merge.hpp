@@ -47,7 +47,7 @@ void merge(host_context& ctx, AIt a, index_t a_count, BIt b, index_t b_count, Ou
   host::check_merge_inputs(ctx, "merge", a, a_count, b, b_count, comp);
   host::for_each_merge_chunk(ctx, a, a_count, b, b_count, comp,
                              [&](index_t a0, index_t a1, index_t b0, index_t b1, index_t out0) {
-                               serial_merge(a + a0, a1 - a0, b + b0, b1 - b0, out + out0, comp);
+                               serial_merge_chained(a + a0, a1 - a0, b + b0, b1 - b0, out + out0, comp);
                              });
 }
 
@@ -63,8 +63,8 @@ void merge_pairs(host_context& ctx, AKeys a_keys, AVals a_vals, index_t a_count,
   host::check_merge_inputs(ctx, "merge_pairs", a_keys, a_count, b_keys, b_count, comp);
   host::for_each_merge_chunk(ctx, a_keys, a_count, b_keys, b_count, comp,
                              [&](index_t a0, index_t a1, index_t b0, index_t b1, index_t out0) {
-                               serial_merge_pairs(a_keys + a0, a_vals + a0, a1 - a0, b_keys + b0, b_vals + b0, b1 - b0,
-                                                  out_keys + out0, out_vals + out0, comp);
+                               serial_merge_pairs_chained(a_keys + a0, a_vals + a0, a1 - a0, b_keys + b0, b_vals + b0,
+                                                          b1 - b0, out_keys + out0, out_vals + out0, comp);
                              });
 }
 

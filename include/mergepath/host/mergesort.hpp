@@ -1,7 +1,8 @@
 // mergesort and mergesort_pairs on a host_context. Each thread sorts one contiguous chunk: runs of
-// run_items keys by sort_network, then rounds of serial_merge that double them, ping-ponging with
-// a scratch buffer. The sorted chunks are then merged pairwise, each merge split over the threads
-// by Merge Path, until one run is left.
+// run_items keys by a sorting network (Batcher's where equal keys are identical, else the stable
+// odd-even one), then rounds of serial_merge_chained that double them, ping-ponging with a scratch
+// buffer. The sorted chunks are then merged pairwise, each merge split over the threads by Merge
+// Path, until one run is left.
 #pragma once
 
 #include <algorithm>
@@ -80,9 +81,9 @@ void merge_sort_data(A a, index_t a_count, B b, index_t b_count, Dst dst, Comp c
     return;
   }
   if constexpr (A::has_values)
-    serial_merge_pairs(a.keys, a.vals, a_count, b.keys, b.vals, b_count, dst.keys, dst.vals, comp);
+    serial_merge_pairs_chained(a.keys, a.vals, a_count, b.keys, b.vals, b_count, dst.keys, dst.vals, comp);
   else
-    serial_merge(a.keys, a_count, b.keys, b_count, dst.keys, comp);
+    serial_merge_chained(a.keys, a_count, b.keys, b_count, dst.keys, comp);
 }
 
 // Sorts src[0, count) into dst[0, count) in runs of up to mergesort_run_items (src may be dst).
@@ -100,6 +101,8 @@ void sort_runs(Src src, Dst dst, index_t count, Comp comp) {
       std::copy(src.vals + begin, src.vals + begin + valid, vals);
       sort_network(keys, vals, valid, comp);
       std::copy(vals, vals + valid, dst.vals + begin);
+    } else if constexpr (equal_keys_are_identical<Key, Comp>::value) {
+      sort_network_unstable(keys, valid, comp);  // nobody can tell equal keys apart: Batcher's network
     } else {
       sort_network(keys, valid, comp);
     }

@@ -1,10 +1,15 @@
-// serial_merge: one thread merges its share. Two shapes, shared by both backends:
-//  - serial_merge / serial_merge_pairs: a whole range, for a CPU thread's chunk;
+// serial_merge: one thread merges its share. Three shapes:
+//  - serial_merge / serial_merge_pairs: a whole range (both backends);
+//  - serial_merge_chained / serial_merge_pairs_chained: the same, as a few merges stepped together,
+//    for a CPU thread's chunk;
 //  - serial_merge_n<Count>: a fixed number of outputs into registers, for a GPU thread's tile slice.
 #pragma once
 
+#include <limits>
+
 #include "../detail/config.hpp"
 #include "../functional.hpp"
+#include "merge_path.hpp"
 
 namespace mergepath {
 namespace detail {
@@ -48,6 +53,101 @@ MERGEPATH_HD void serial_merge_pairs(AKeys a_keys, AVals a_vals, Index a_count, 
       out_vals[k] = a_vals[src];
     }
   });
+}
+
+namespace detail {
+
+// One of the independent merges a chained merge steps together: a[a, a_end) and b[b, b_end) into
+// out from `out` on.
+template <class Index>
+struct merge_chain {
+  Index a, a_end, b, b_end, out;
+};
+
+// Splits the merge of a[0, a_count) and b[0, b_count) into Chains merges of equal output, by
+// Merge Path. The splits are clamped monotonic, so unsorted input still gives ranges in bounds.
+template <int Chains, class AIt, class BIt, class Index, class Comp>
+void split_merge_chains(AIt a, Index a_count, BIt b, Index b_count, Comp comp, merge_chain<Index> (&chains)[Chains]) {
+  const Index total = a_count + b_count;
+  Index a0 = 0, diag0 = 0;
+  for (int c = 0; c < Chains; ++c) {
+    const Index diag1 = c + 1 == Chains ? total : total / Chains * (c + 1);
+    const Index a1 = c + 1 == Chains ? a_count
+                                     : clamp_next_split(a0, merge_path(a, a_count, b, b_count, diag1, comp), diag0, diag1);
+    chains[c] = {a0, a1, diag0 - a0, diag1 - a1, diag0};
+    a0 = a1;
+    diag0 = diag1;
+  }
+}
+
+// Steps every chain once a round while none can run out (a round's steps are bounded by the
+// shortest side left), then `finish` merges what is left of each.
+template <int Chains, class Index, class Step, class Finish>
+void step_merge_chains(merge_chain<Index> (&chains)[Chains], Step step, Finish finish) {
+  for (;;) {
+    Index steps = std::numeric_limits<Index>::max();
+    for (int c = 0; c < Chains; ++c)
+      steps = min_of(steps, min_of(chains[c].a_end - chains[c].a, chains[c].b_end - chains[c].b));
+    if (steps <= 0) break;
+    for (Index s = 0; s < steps; ++s) {
+      MERGEPATH_UNROLL
+      for (int c = 0; c < Chains; ++c) step(chains[c]);
+    }
+  }
+  for (int c = 0; c < Chains; ++c) finish(chains[c]);
+}
+
+}  // namespace detail
+
+// serial_merge for a CPU thread: the same result, as `Chains` merges of equal output (split by
+// Merge Path) stepped together in one loop. A merge step waits for the load of the step before
+// it; a core overlaps the chains' waits: 2^21 + 2^21 int32 keys on one core took 3.4 ms with 4
+// chains, 11.5 with serial_merge. Small merges, where the splits' searches would not pay, take
+// serial_merge.
+template <int Chains = 4, class AIt, class BIt, class Index, class OutIt, class Comp>
+void serial_merge_chained(AIt a, Index a_count, BIt b, Index b_count, OutIt out, Comp comp) {
+  if (a_count + b_count < 64 * Chains) return serial_merge(a, a_count, b, b_count, out, comp);
+  detail::merge_chain<Index> chains[Chains];
+  detail::split_merge_chains(a, a_count, b, b_count, comp, chains);
+  detail::step_merge_chains(
+      chains,
+      [&](detail::merge_chain<Index>& c) {
+        const auto x = a[c.a];
+        const auto y = b[c.b];
+        const bool take_b = comp(y, x);
+        out[c.out++] = take_b ? y : x;
+        c.a += !take_b;
+        c.b += take_b;
+      },
+      [&](const detail::merge_chain<Index>& c) {
+        serial_merge(a + c.a, c.a_end - c.a, b + c.b, c.b_end - c.b, out + c.out, comp);
+      });
+}
+
+// serial_merge_pairs for a CPU thread, in chains as serial_merge_chained.
+template <int Chains = 4, class AKeys, class AVals, class BKeys, class BVals, class Index, class OutKeys,
+          class OutVals, class Comp>
+void serial_merge_pairs_chained(AKeys a_keys, AVals a_vals, Index a_count, BKeys b_keys, BVals b_vals, Index b_count,
+                                OutKeys out_keys, OutVals out_vals, Comp comp) {
+  if (a_count + b_count < 64 * Chains)
+    return serial_merge_pairs(a_keys, a_vals, a_count, b_keys, b_vals, b_count, out_keys, out_vals, comp);
+  detail::merge_chain<Index> chains[Chains];
+  detail::split_merge_chains(a_keys, a_count, b_keys, b_count, comp, chains);
+  detail::step_merge_chains(
+      chains,
+      [&](detail::merge_chain<Index>& c) {
+        const auto x = a_keys[c.a];
+        const auto y = b_keys[c.b];
+        const bool take_b = comp(y, x);
+        out_keys[c.out] = take_b ? y : x;
+        out_vals[c.out++] = take_b ? b_vals[c.b] : a_vals[c.a];
+        c.a += !take_b;
+        c.b += take_b;
+      },
+      [&](const detail::merge_chain<Index>& c) {
+        serial_merge_pairs(a_keys + c.a, a_vals + c.a, c.a_end - c.a, b_keys + c.b, b_vals + c.b, c.b_end - c.b,
+                           out_keys + c.out, out_vals + c.out, comp);
+      });
 }
 
 // Produces the next Count outputs of merging keys[a_begin, a_end) with keys[b_begin, b_end)
