@@ -88,46 +88,34 @@ void run_cpu_rows(bench_context& b, const std::vector<K>& input, sort_input dist
   r.ratio_std = 1.0;
   b.add_row(r);
 
+  // One row: `sort` run on a fresh copy of the input, checked, then timed.
+  auto sort_row = [&](const std::string& algorithm, int threads, auto sort) {
+    auto restore = [&] { std::copy(input.begin(), input.end(), got.begin()); };
+    restore();
+    sort();
+    r = base;
+    r.algorithm = algorithm;
+    r.threads = threads;
+    if (got != want) {
+      r.check = "MISMATCH";
+      b.fail("MISMATCH: " + algorithm + " on " + std::to_string(threads) + " threads (" + where +
+             ") differs from std::stable_sort");
+    }
+    timing tm = measure_host(1, b.opts.quick ? 3 : 5, restore, sort);
+    fill_rates(r, tm, static_cast<double>(n), bytes);
+    r.ratio_std = std_t.median_ms / tm.median_ms;
+    b.add_row(r);
+  };
   std::vector<int> thread_counts = cpu_thread_counts({2});
   for (int t : thread_counts) {
     mergepath::host_context ctx(t);
-    auto restore = [&] { std::copy(input.begin(), input.end(), got.begin()); };
-    auto run_sort = [&] { mergepath::mergesort(ctx, got.data(), n); };
-    restore();
-    run_sort();
-    r = base;
-    r.algorithm = "mergepath::mergesort (host_context)";
-    r.threads = t;
-    if (got != want) {
-      r.check = "MISMATCH";
-      b.fail("MISMATCH: mergepath::mergesort on host_context(" + std::to_string(t) + ") (" + where +
-             ") differs from std::stable_sort");
-    }
-    timing tm = measure_host(1, b.opts.quick ? 3 : 5, restore, run_sort);
-    fill_rates(r, tm, static_cast<double>(n), bytes);
-    r.ratio_std = std_t.median_ms / tm.median_ms;
-    b.add_row(r);
+    sort_row("mergepath::mergesort (host_context)", t, [&] { mergepath::mergesort(ctx, got.data(), n); });
   }
-
   // The parallel peer, on the same thread counts.
-  if (!bench::have_gnu_parallel()) return;
-  for (int t : thread_counts) {
-    auto restore = [&] { std::copy(input.begin(), input.end(), got.begin()); };
-    auto run_sort = [&] { bench::gnu_parallel_stable_sort(got.data(), got.data() + n, t); };
-    restore();
-    run_sort();
-    r = base;
-    r.algorithm = "__gnu_parallel::stable_sort";
-    r.threads = t;
-    if (got != want) {
-      r.check = "MISMATCH";
-      b.fail("MISMATCH: __gnu_parallel::stable_sort (" + where + ") differs from std::stable_sort");
-    }
-    timing tm = measure_host(1, b.opts.quick ? 3 : 5, restore, run_sort);
-    fill_rates(r, tm, static_cast<double>(n), bytes);
-    r.ratio_std = std_t.median_ms / tm.median_ms;
-    b.add_row(r);
-  }
+  if (bench::have_gnu_parallel())
+    for (int t : thread_counts)
+      sort_row("__gnu_parallel::stable_sort", t,
+               [&] { bench::gnu_parallel_stable_sort(got.data(), got.data() + n, t); });
 }
 
 template <class K>

@@ -1636,7 +1636,7 @@ const probe_case cases[] = {
     {"search", probe_search::probe_main, "binary/Eytzinger/batch search: 2^26 random needles and the seed's case [sort: one sorting-path call, for ncu]"},
     {"search_cache", probe_search_cache::probe_main, "L2 eviction hints for one search per needle [N [binary|eytzinger|prefetch|grid|levels|persisting]]"},
     {"search_time", probe_search_time::probe_main, "sorted search = partition pass + tile kernel; index_match, back-to-back calls [N [CALLS]]"},
-    {"search_wide", probe_search_wide::probe_main, "sorted search with int64 bounds (Python's) at several tile shapes [N]"},
+    {"search_wide", probe_search_wide::probe_main, "sorted search, int64 bounds (Python's), several tile shapes [N]"},
     {"segsort", probe_segsort::probe_main, "segmented sort over segment-length means, checked; then locality_sort [N [MEAN WHAT]]"},
 };
 

@@ -178,7 +178,8 @@ def overhead():
         ("  call.core_array", lambda: call.core_array(small)),
         ("  _core.sort (into the result, the kernels)", lambda: mp._core.sort(call.core, out, none, keys, none, False,
                                                                                 False)),
-        ("  _core.sort (in place, the kernels)", lambda: mp._core.sort(call.core, keys, none, none, none, False, False)),
+        ("  _core.sort (in place, the kernels)", lambda: mp._core.sort(call.core, keys, none, none, none, False,
+                                                                         False)),
         ("torch.sort(stable=True)", lambda: torch.sort(small, stable=True)),
         ("torch.empty(1024)", lambda: torch.empty(1024, dtype=torch.int32, device="cuda")),
     ]

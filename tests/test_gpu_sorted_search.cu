@@ -298,8 +298,8 @@ class GpuSortedSearchOutputs : public gpu_test {};
 TEST_F(GpuSortedSearchOutputs, IndexMatchAndMatchInOtherIntegerTypes) {
   mergepath::cuda_context ctx;
   const index_t tile = search_tile_items<int>(), wide_tile = search_tile_items<int, false, 8>();
-  for (const search_case& c :
-       search_cases({{0, 5}, {97, 1009}, {2 * tile + 1, tile / 3}, {2 * wide_tile + 1, wide_tile / 3}, {30011, 50021}})) {
+  for (const search_case& c : search_cases(
+           {{0, 5}, {97, 1009}, {2 * tile + 1, tile / 3}, {2 * wide_tile + 1, wide_tile / 3}, {30011, 50021}})) {
     SCOPED_TRACE(c.name());
     merge_input<int> in = make_search_input<int>(c, mergepath::less<>{});
     search_oracle expect = sorted_search_oracle(in, mergepath::less<>{});

@@ -18,16 +18,22 @@ using mergepath::bounds;
 
 const std::vector<index_t> small_sizes{0, 1, 2, 3, 7, 16, 100, 1009};
 
-template <class Key, class Comp>
-void check_serial_merge(Comp comp) {
-  for (const merge_case& c : merge_cases(small_sizes)) {
+// merge(a, a_count, b, b_count, out, comp) against std::merge, with a guard after the output.
+template <class Key, class Comp, class Merge>
+void check_merge_against_std(const std::vector<index_t>& sizes, Comp comp, Merge merge) {
+  for (const merge_case& c : merge_cases(sizes)) {
     SCOPED_TRACE(c.name());
     merge_input<Key> in = make_merge_input<Key>(c, comp);
     std::vector<Key> out(in.a.size() + in.b.size() + guard_items, poison<Key>());
-    mergepath::serial_merge(in.a.data(), c.a_count, in.b.data(), c.b_count, out.data(), comp);
+    merge(in.a.data(), c.a_count, in.b.data(), c.b_count, out.data(), comp);
     ASSERT_TRUE(ranges_equal(std_merge(in.a, in.b, comp), out));
     ASSERT_TRUE(untouched(out, out.size() - guard_items, out.size()));
   }
+}
+
+template <class Key, class Comp>
+void check_serial_merge(Comp comp) {
+  check_merge_against_std<Key>(small_sizes, comp, [](auto... args) { mergepath::serial_merge(args...); });
 }
 
 TEST(SerialMerge, MatchesStdMerge) {
@@ -61,14 +67,7 @@ const std::vector<index_t> chained_sizes{0, 1, 255, 256, 257, 1009, 4099, 70001}
 
 template <class Key, class Comp>
 void check_serial_merge_chained(Comp comp) {
-  for (const merge_case& c : merge_cases(chained_sizes)) {
-    SCOPED_TRACE(c.name());
-    merge_input<Key> in = make_merge_input<Key>(c, comp);
-    std::vector<Key> out(in.a.size() + in.b.size() + guard_items, poison<Key>());
-    mergepath::serial_merge_chained(in.a.data(), c.a_count, in.b.data(), c.b_count, out.data(), comp);
-    ASSERT_TRUE(ranges_equal(std_merge(in.a, in.b, comp), out));
-    ASSERT_TRUE(untouched(out, out.size() - guard_items, out.size()));
-  }
+  check_merge_against_std<Key>(chained_sizes, comp, [](auto... args) { mergepath::serial_merge_chained(args...); });
 }
 
 TEST(SerialMergeChained, MatchesStdMerge) {

@@ -63,13 +63,15 @@ using search_staged_t = typename search_staging<Type, OutIt, NarrowStaging>::typ
 
 // Whether staging narrow changes anything for these outputs.
 template <search TypeA, search TypeB, class AOut, class BOut>
-constexpr bool stages_narrow = !std::is_same_v<search_staged_t<TypeA, AOut, true>, search_staged_t<TypeA, AOut, false>> ||
-                               !std::is_same_v<search_staged_t<TypeB, BOut, true>, search_staged_t<TypeB, BOut, false>>;
+constexpr bool stages_narrow =
+    !std::is_same_v<search_staged_t<TypeA, AOut, true>, search_staged_t<TypeA, AOut, false>> ||
+    !std::is_same_v<search_staged_t<TypeB, BOut, true>, search_staged_t<TypeB, BOut, false>>;
 
 template <class Policy, class AIt, class AOut, class BOut, search TypeA, search TypeB, bool NarrowStaging = false>
 using search_layout_of =
     search_layout<search_output_t<AIt>, search_staged_t<TypeA, AOut, NarrowStaging>,
-                  search_staged_t<TypeB, BOut, NarrowStaging>, Policy::tuning.tile_items(), Policy::tuning.items_per_thread>;
+                  search_staged_t<TypeB, BOut, NarrowStaging>, Policy::tuning.tile_items(),
+                  Policy::tuning.items_per_thread>;
 
 // Where a run of T that will be stored to `out` starts in a 16-byte aligned buffer.
 template <class T, class OutIt>

@@ -72,8 +72,9 @@ void split_merge_chains(AIt a, Index a_count, BIt b, Index b_count, Comp comp, m
   Index a0 = 0, diag0 = 0;
   for (int c = 0; c < Chains; ++c) {
     const Index diag1 = c + 1 == Chains ? total : total / Chains * (c + 1);
-    const Index a1 = c + 1 == Chains ? a_count
-                                     : clamp_next_split(a0, merge_path(a, a_count, b, b_count, diag1, comp), diag0, diag1);
+    const Index a1 = c + 1 == Chains
+                         ? a_count
+                         : clamp_next_split(a0, merge_path(a, a_count, b, b_count, diag1, comp), diag0, diag1);
     chains[c] = {a0, a1, diag0 - a0, diag1 - a1, diag0};
     a0 = a1;
     diag0 = diag1;
