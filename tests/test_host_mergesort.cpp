@@ -152,6 +152,9 @@ TEST(HostSort, StableLikeStdStableSort) {
     EXPECT_TRUE(ranges_equal(expected.first, copy_keys));
     EXPECT_TRUE(ranges_equal(expected.second, copy_vals));
     EXPECT_TRUE(ranges_equal(before, keys));
+    std::vector<float> onto_itself = keys;  // the output may be the input
+    mergepath::sort_copy(ctx, onto_itself.data(), n, onto_itself.data());
+    EXPECT_TRUE(ranges_equal(std_stable_sort(keys, mergepath::less<>{}), onto_itself));
   }
   std::vector<int> k{2, 1};
   int* null = nullptr;

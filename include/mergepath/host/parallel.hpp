@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <exception>
 #include <mutex>
+#include <type_traits>
 #include <vector>
 
 #include "../context.hpp"
@@ -44,9 +45,13 @@ inline std::int64_t chunk_count(const host_context& ctx, std::int64_t total) {
   return std::min<std::int64_t>(ctx.num_threads(), by_size);
 }
 
-// out[0, count) = in[0, count), in chunks over the context's threads.
+// out[0, count) = in[0, count), in chunks over the context's threads (nothing to do where out is
+// in itself).
 template <class InIt, class OutIt>
 void parallel_copy(const host_context& ctx, InIt in, std::int64_t count, OutIt out) {
+  if constexpr (std::is_pointer_v<InIt> && std::is_pointer_v<OutIt>) {
+    if (static_cast<const void*>(in) == static_cast<const void*>(out)) return;
+  }
   const std::int64_t chunks = chunk_count(ctx, count);
   parallel_for(ctx, chunks, [&](std::int64_t c) {
     const std::int64_t begin = count * c / chunks, end = count * (c + 1) / chunks;
