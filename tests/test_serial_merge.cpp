@@ -45,20 +45,27 @@ TEST(SerialMerge, MatchesStdMerge) {
 // Keys only, yet stability shows: point_x_less ties points of equal x, and y tells them apart.
 TEST(SerialMerge, IsStable) { check_serial_merge<point>(point_x_less{}); }
 
-TEST(SerialMerge, Pairs) {
-  for (const merge_case& c : merge_cases(small_sizes)) {
+// merge_pairs(a_keys, a_vals, a_count, b_keys, b_vals, b_count, out_keys, out_vals, comp) against
+// std::merge: values record each key's origin, so stability shows in them.
+template <class MergePairs>
+void check_pairs_against_std(const std::vector<index_t>& sizes, MergePairs merge_pairs) {
+  for (const merge_case& c : merge_cases(sizes)) {
     SCOPED_TRACE(c.name());
     merge_input<int> in = make_merge_input<int>(c, mergepath::less<>{});
     std::vector<long> a_vals = origins<long>(c.a_count, 0), b_vals = origins<long>(c.b_count, c.a_count);
     index_t total = c.a_count + c.b_count;
     std::vector<int> keys(static_cast<std::size_t>(total));
     std::vector<long> vals(static_cast<std::size_t>(total));
-    mergepath::serial_merge_pairs(in.a.data(), a_vals.data(), c.a_count, in.b.data(), b_vals.data(), c.b_count,
-                                  keys.data(), vals.data(), mergepath::less<>{});
+    merge_pairs(in.a.data(), a_vals.data(), c.a_count, in.b.data(), b_vals.data(), c.b_count, keys.data(),
+                vals.data(), mergepath::less<>{});
     auto expected = std_merge_pairs(in.a, a_vals, in.b, b_vals, mergepath::less<>{});
     ASSERT_TRUE(ranges_equal(expected.first, keys));
     ASSERT_TRUE(ranges_equal(expected.second, vals));
   }
+}
+
+TEST(SerialMerge, Pairs) {
+  check_pairs_against_std(small_sizes, [](auto... args) { mergepath::serial_merge_pairs(args...); });
 }
 
 // The chained form (a CPU thread's merge as four merges stepped together): sizes below and past
@@ -77,19 +84,7 @@ TEST(SerialMergeChained, MatchesStdMerge) {
 }
 
 TEST(SerialMergeChained, Pairs) {
-  for (const merge_case& c : merge_cases(chained_sizes)) {
-    SCOPED_TRACE(c.name());
-    merge_input<int> in = make_merge_input<int>(c, mergepath::less<>{});
-    std::vector<long> a_vals = origins<long>(c.a_count, 0), b_vals = origins<long>(c.b_count, c.a_count);
-    index_t total = c.a_count + c.b_count;
-    std::vector<int> keys(static_cast<std::size_t>(total));
-    std::vector<long> vals(static_cast<std::size_t>(total));
-    mergepath::serial_merge_pairs_chained(in.a.data(), a_vals.data(), c.a_count, in.b.data(), b_vals.data(),
-                                          c.b_count, keys.data(), vals.data(), mergepath::less<>{});
-    auto expected = std_merge_pairs(in.a, a_vals, in.b, b_vals, mergepath::less<>{});
-    ASSERT_TRUE(ranges_equal(expected.first, keys));
-    ASSERT_TRUE(ranges_equal(expected.second, vals));
-  }
+  check_pairs_against_std(chained_sizes, [](auto... args) { mergepath::serial_merge_pairs_chained(args...); });
 }
 
 // Unsorted input: an unspecified order, but every write lands in [0, total) and the output is a
