@@ -211,6 +211,8 @@ void run_case(bench_context& b, int log2, sort_input input) {
       "mergepath::mergesort_pairs", kind::ours, lands::in_place,
       [&](int s) { mergepath::mergesort_pairs(ctx, c.keys(s), c.values(s), n); },
       mergepath::default_mergesort_policy<K, value_type>::tuning);
+  if constexpr (std::is_same_v<K, std::int32_t>)
+    if (b.opts.tunings) mergesort_pairs_tuning_rows(c);
   c.pairs_row("cub::DeviceRadixSort::SortPairs", kind::third_party, lands::out_of_place, [&](int s) {
     std::size_t bytes = radix_pairs_temp;
     MERGEPATH_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(cub_temp.data(), bytes, c.keys(s), c.out_keys(), c.values(s),

@@ -164,5 +164,6 @@ class sort_case {
 // Tuning variants (bench_mergesort_tunings.cu, a translation unit of its own so it compiles in
 // parallel): mergesort_tuned at other blocksort tiles, int32 keys only.
 void mergesort_tuning_rows(sort_case<std::int32_t>& c);
+void mergesort_pairs_tuning_rows(sort_case<std::int32_t>& c);
 
 }  // namespace bench

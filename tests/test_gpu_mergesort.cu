@@ -21,7 +21,7 @@ namespace {
 // more tile makes one more merge pass, odd and even pass counts alternate which buffer the
 // blocksort writes), three tiles (a last pair with no second run), five to seven tiles (a last
 // group of four-way runs with one to three runs), and a tile plus a merge tile (a pair whose
-// output ends in a partial merge tile).
+// output ends in a partial merge tile); the cluster sort's edges.
 inline std::vector<index_t> gpu_sort_sizes(const mergepath::mergesort_tuning& tuning, int max_doublings) {
   const index_t sort_tile = tuning.blocksort.tile_items();
   const index_t merge_tile = tuning.merge.tile_items();
@@ -36,6 +36,18 @@ inline std::vector<index_t> gpu_sort_sizes(const mergepath::mergesort_tuning& tu
   for (int k = 0; k <= max_doublings; ++k) {
     index_t edge = sort_tile << k;
     sizes.insert(sizes.end(), {edge - 1, edge, edge + 1});
+  }
+  // The cluster sort: 2^k of its tiles either side (one more tile doubles the cluster, or, past the
+  // largest cluster, adds a merge pass), three clusters, and its last size either side.
+  const mergepath::cluster_sort_tuning& cluster = tuning.cluster_sort;
+  if (cluster.enabled()) {
+    const index_t cluster_tile = cluster.tile_items();
+    for (index_t tiles = 1; tiles <= 2 * cluster.max_cluster_blocks; tiles *= 2)
+      sizes.insert(sizes.end(), {tiles * cluster_tile - 1, tiles * cluster_tile, tiles * cluster_tile + 1});
+    const index_t three = 3 * cluster.max_cluster_blocks * cluster_tile;
+    sizes.insert(sizes.end(), {three - 1, three + 1});
+    // (The defaults' last size, 2^22, is GpuMergesortFourWay's, for int32 keys and pairs.)
+    if (cluster.max_count <= index_t{1} << 20) sizes.insert(sizes.end(), {cluster.max_count, cluster.max_count + 1});
   }
   return sorted_unique_capped(sizes);
 }
@@ -111,9 +123,20 @@ struct one_warp_four_way_policy {
   static constexpr mergepath::mergesort_tuning tuning{{32, 5}, {32, 3}, index_t{1} << 20, {32, 7, 1024, 0}};
 };
 
+// Cluster sorts of 64 x 3 tiles, clusters of up to 8, to 2^20 keys: runs of 1536 keys, then
+// four-way passes.
+struct cluster_policy {
+  static constexpr mergepath::mergesort_tuning tuning{{64, 3}, {64, 5}, 0, {64, 5, 1536, 0}, {64, 3, 8, 1 << 20}};
+};
+// Clusters of up to 4 tiles of 64 x 5, to 5000 keys; beyond, the blocksort and two-way passes.
+struct small_cluster_policy {
+  static constexpr mergepath::mergesort_tuning tuning{{32, 5}, {32, 3}, index_t{1} << 20, {}, {64, 5, 4, 5000}};
+};
+
 template <class Policy>
 class GpuMergesortTuned : public gpu_test {};
-using policies = ::testing::Types<small_policy, even_policy, one_warp_four_way_policy>;
+using policies =
+    ::testing::Types<small_policy, even_policy, one_warp_four_way_policy, cluster_policy, small_cluster_policy>;
 TYPED_TEST_SUITE(GpuMergesortTuned, policies);
 
 template <class Policy>
@@ -159,14 +182,18 @@ TYPED_TEST(GpuMergesortTuned, Pairs) {
 }
 
 // The default tunings make four-way passes only from four_way.min_count keys on (2^23): one sort
-// there and one past it (a last group of one run), for keys, pairs and 8-byte keys.
+// there and one past it (a last group of one run), for keys, pairs and 8-byte keys; and the
+// cluster sort's last size and the next.
 class GpuMergesortFourWay : public gpu_test {};
 
+// Also the last size of the cluster sort and the first after it.
 template <class Key, class Value = void>
 std::vector<index_t> four_way_sizes() {
   constexpr mergepath::mergesort_tuning t = mergepath::default_mergesort_policy<Key, Value>::tuning;
   static_assert(t.four_way.enabled(), "these default tunings have four-way passes");
-  return sorted_unique_capped({t.four_way.min_count - 1, t.four_way.min_count + 4 * t.blocksort.tile_items() + 1});
+  static_assert(t.cluster_sort.max_count < t.four_way.min_count, "the cluster sort ends before the four-way passes");
+  return sorted_unique_capped({t.cluster_sort.max_count, t.cluster_sort.max_count + 1, t.four_way.min_count - 1,
+                               t.four_way.min_count + 4 * t.blocksort.tile_items() + 1});
 }
 
 TEST_F(GpuMergesortFourWay, DefaultTuningsAtScale) {

@@ -49,6 +49,36 @@ void launch(const char* kernel_name, void (*kernel)(Params...), dim3 grid, dim3 
     throw cuda_error(code, (std::string("launch of ") + kernel_name).c_str(), __FILE__, __LINE__);
 }
 
+// launch_dependent (below), the grid's blocks grouped in clusters of cluster_blocks (sm_90; 1: none),
+// whose blocks may read each other's shared memory. grid.x must be a multiple of it.
+template <class... Params, class... Args>
+void launch_clustered(const char* kernel_name, void (*kernel)(Params...), dim3 grid, dim3 block,
+                      std::size_t shared_bytes, cudaStream_t stream, unsigned cluster_blocks, Args&&... args) {
+  (void)cudaGetLastError();
+#if defined(__CUDACC__)
+  cudaLaunchAttribute attributes[2] = {};
+  attributes[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  attributes[0].val.programmaticStreamSerializationAllowed = 1;
+  attributes[1].id = cudaLaunchAttributeClusterDimension;
+  attributes[1].val.clusterDim.x = cluster_blocks;
+  attributes[1].val.clusterDim.y = 1;
+  attributes[1].val.clusterDim.z = 1;
+  cudaLaunchConfig_t config{};
+  config.gridDim = grid;
+  config.blockDim = block;
+  config.dynamicSmemBytes = shared_bytes;
+  config.stream = stream;
+  config.attrs = attributes;
+  config.numAttrs = cluster_blocks > 1 ? 2 : 1;
+  cudaError_t code = cudaLaunchKernelEx(&config, kernel, std::forward<Args>(args)...);
+  if (code == cudaSuccess) code = cudaGetLastError();
+#else
+  cudaError_t code = cudaSuccess;
+#endif
+  if (code != cudaSuccess)
+    throw cuda_error(code, (std::string("launch of ") + kernel_name).c_str(), __FILE__, __LINE__);
+}
+
 // launch, but the kernel may start while the stream's previous kernel still runs, once that
 // one's blocks have all called allow_dependent_launch() (programmatic dependent launch, sm_90):
 // its blocks get resident and ready, so the launch gap is hidden. The kernel must call
@@ -58,25 +88,7 @@ void launch(const char* kernel_name, void (*kernel)(Params...), dim3 grid, dim3 
 template <class... Params, class... Args>
 void launch_dependent(const char* kernel_name, void (*kernel)(Params...), dim3 grid, dim3 block,
                       std::size_t shared_bytes, cudaStream_t stream, Args&&... args) {
-  (void)cudaGetLastError();
-#if defined(__CUDACC__)
-  cudaLaunchAttribute overlap{};
-  overlap.id = cudaLaunchAttributeProgrammaticStreamSerialization;
-  overlap.val.programmaticStreamSerializationAllowed = 1;
-  cudaLaunchConfig_t config{};
-  config.gridDim = grid;
-  config.blockDim = block;
-  config.dynamicSmemBytes = shared_bytes;
-  config.stream = stream;
-  config.attrs = &overlap;
-  config.numAttrs = 1;
-  cudaError_t code = cudaLaunchKernelEx(&config, kernel, std::forward<Args>(args)...);
-  if (code == cudaSuccess) code = cudaGetLastError();
-#else
-  cudaError_t code = cudaSuccess;
-#endif
-  if (code != cudaSuccess)
-    throw cuda_error(code, (std::string("launch of ") + kernel_name).c_str(), __FILE__, __LINE__);
+  launch_clustered(kernel_name, kernel, grid, block, shared_bytes, stream, 1, std::forward<Args>(args)...);
 }
 
 #if defined(__CUDACC__)

@@ -1,7 +1,8 @@
-// mergesort and mergesort_pairs on a cuda_context: a blocksort launch, then per merge pass (four-
-// or two-way) a partition launch and a merge launch, ping-ponging between the caller's arrays and
-// scratch arrays from the context's pool. The blocksort writes to whichever buffer makes the last pass
-// land in the caller's arrays. No launch waits for the host.
+// mergesort and mergesort_pairs on a cuda_context: a blocksort launch (or, up to a few tiles a
+// run, a cluster sort), then per merge pass (four- or two-way) a partition launch and a merge
+// launch, ping-ponging between the caller's arrays and scratch arrays from the context's pool. The
+// first pass writes to whichever buffer makes the last pass land in the caller's arrays. No
+// launch waits for the host.
 #pragma once
 
 #include <type_traits>
@@ -35,11 +36,22 @@ template <class Policy, class KeysIn, class ValsIn, class Keys, class Vals, clas
 void launch_mergesort(cuda_context& ctx, KeysIn keys_in, ValsIn vals_in, Keys keys, Vals vals, index_t count,
                       Comp comp) {
   constexpr mergesort_tuning tuning = Policy::tuning;
-  constexpr index_t sort_tile = tuning.blocksort.tile_items();
   constexpr int merge_tile = tuning.merge.tile_items();
   if (count == 0) return;
   if constexpr (std::is_same_v<KeysIn, Keys>)
     if (count == 1 && keys_in == keys) return;  // sorted in place already
+
+  // The first pass leaves sorted runs of sort_tile keys: one tile of the blocksort, or a cluster's
+  // tiles (a power of two of them, as few as cover the keys).
+  constexpr cluster_sort_tuning cluster = tuning.cluster_sort;
+  const bool clustered = cluster.enabled() && count <= cluster.max_count && ctx.props().major >= 9;
+  int cluster_blocks = 1;
+  if (clustered)
+    while (cluster_blocks < cluster.max_cluster_blocks &&
+           static_cast<index_t>(cluster_blocks) * cluster.tile_items() < count)
+      cluster_blocks *= 2;
+  const index_t sort_tile = clustered ? static_cast<index_t>(cluster_blocks) * cluster.tile_items()
+                                      : static_cast<index_t>(tuning.blocksort.tile_items());
 
   // The passes after the blocksort: four-way while more than two runs are left (where the tuning
   // has four-way tiles and the sort is large enough), then two-way. Their number decides where
@@ -68,6 +80,20 @@ void launch_mergesort(cuda_context& ctx, KeysIn keys_in, ValsIn vals_in, Keys ke
   auto splits = ctx.allocate<index_t>(kernel::merge4_pass::ways * max_four_way_tiles);
 
   auto blocksort_into = [&](auto keys_out, auto vals_out) {
+    if constexpr (Policy::tuning.cluster_sort.enabled()) {
+      if (clustered) {
+        constexpr auto sort_kernel =
+            kernel::cluster_sort_kernel<Policy, KeysIn, ValsIn, decltype(keys_out), decltype(vals_out), Comp>;
+        constexpr std::size_t shared_bytes = kernel::cluster_sort_layout<Policy, KeysIn, ValsIn>::bytes;
+        (void)resident_blocks_per_sm<sort_kernel>(ctx, cluster.block_threads, shared_bytes);
+        const index_t clusters = detail::ceil_div(count, sort_tile);
+        detail::launch_clustered("cluster_sort_kernel", sort_kernel,
+                                 static_cast<unsigned>(clusters * cluster_blocks), cluster.block_threads, shared_bytes,
+                                 ctx.stream(), static_cast<unsigned>(cluster_blocks), keys_in, vals_in, count,
+                                 keys_out, vals_out, comp);
+        return;
+      }
+    }
     constexpr auto sort_kernel =
         kernel::blocksort_kernel<Policy, KeysIn, ValsIn, decltype(keys_out), decltype(vals_out), Comp>;
     constexpr std::size_t shared_bytes = kernel::blocksort_layout<Policy, KeysIn, ValsIn>::bytes;

@@ -5,6 +5,7 @@
 
 #include "../block/block_sort.cuh"
 #include "../block/bulk_copy.cuh"
+#include "../block/cluster_merge.cuh"
 #include "../block/group_multiway_split.cuh"
 #include "../block/warp_merge_path.cuh"
 #include "../block/tile_io.cuh"
@@ -60,6 +61,71 @@ __global__ void __launch_bounds__(Policy::tuning.blocksort.block_threads, Policy
     block::sort_tile_in_shared<threads, tuning.items_per_thread>(keys, nullptr, tile_count, comp);
   }
   block::store_shared_to_global<threads, tuning.items_per_thread>(keys, tile_count, keys_out + begin);
+}
+
+// The cluster sort's tiles as a blocksort tuning (mergesort_tuning::cluster_sort).
+template <class Policy>
+struct cluster_sort_policy {
+  static constexpr mergesort_tuning tuning = [] {
+    mergesort_tuning t = Policy::tuning;
+    t.blocksort = {t.cluster_sort.block_threads, t.cluster_sort.items_per_thread, t.cluster_sort.block_threads};
+    return t;
+  }();
+};
+
+// Shared memory of the cluster sort: the block's tile (keys, then values) as the blocksort holds
+// it, then as much again for the merge rounds' staging.
+template <class Policy, class Keys, class Vals>
+struct cluster_sort_layout {
+  using tile = blocksort_layout<cluster_sort_policy<Policy>, Keys, Vals>;
+  static constexpr std::size_t bytes = 2 * tile::bytes;
+};
+
+// Each cluster of blocks sorts cluster_blocks tiles of keys_in (and values) into the same range
+// of keys_out: every block sorts its tile in shared memory as blocksort_kernel does, then the
+// cluster merges its tiles (block::merge_cluster_tiles) and each block stores its slice. The
+// grid is a whole number of clusters; blocks past count hold empty tiles.
+template <class Policy, class KeysIn, class ValsIn, class KeysOut, class ValsOut, class Comp>
+__global__ void __launch_bounds__(Policy::tuning.cluster_sort.block_threads)
+    cluster_sort_kernel(KeysIn keys_in, ValsIn vals_in, index_t count, KeysOut keys_out, ValsOut vals_out,
+                        Comp comp) {
+  constexpr cluster_sort_tuning tuning = Policy::tuning.cluster_sort;
+  constexpr int threads = tuning.block_threads;
+  constexpr int tile_items = tuning.tile_items();
+  constexpr bool has_values = !std::is_same_v<ValsIn, no_values>;
+  using Layout = cluster_sort_layout<Policy, KeysIn, ValsIn>;
+  using Key = value_of<KeysIn>;
+  extern __shared__ __align__(16) unsigned char shared_bytes[];
+  auto* keys = reinterpret_cast<Key*>(shared_bytes);
+  auto* staged = reinterpret_cast<Key*>(shared_bytes + Layout::tile::bytes);
+  detail::allow_dependent_launch();
+  detail::wait_for_prior_grid();  // whatever wrote the keys
+
+  const index_t cluster_tiles = cooperative_groups::this_cluster().num_blocks();
+  const index_t cluster_begin = blockIdx.x / cluster_tiles * cluster_tiles * tile_items;
+  const int cluster_count = static_cast<int>(detail::min_of<index_t>(cluster_tiles * tile_items, count - cluster_begin));
+  const index_t begin = blockIdx.x * static_cast<index_t>(tile_items);
+  const int tile_count = static_cast<int>(detail::max_of<index_t>(0, detail::min_of<index_t>(tile_items, count - begin)));
+  const index_t at = detail::min_of(begin, count);  // blocks past count hold nothing
+  block::copy_run_to_shared<threads, tile_items>(keys_in + at, tile_count, keys, 0);
+  if constexpr (has_values) {
+    using Value = value_of<ValsIn>;
+    auto* values = reinterpret_cast<Value*>(shared_bytes + Layout::tile::keys_bytes);
+    auto* staged_values = reinterpret_cast<Value*>(shared_bytes + Layout::tile::bytes + Layout::tile::keys_bytes);
+    block::copy_run_to_shared<threads, tile_items>(vals_in + at, tile_count, values, 0);
+    block::commit_copies();
+    block::wait_for_copies<0>();
+    block::sort_tile_in_shared<threads, tuning.items_per_thread>(keys, values, tile_count, comp);
+    block::merge_cluster_tiles<threads, tuning.items_per_thread>(keys, values, staged, staged_values, cluster_count,
+                                                                 comp);
+    block::store_shared_to_global<threads, tuning.items_per_thread>(values, tile_count, vals_out + at);
+  } else {
+    block::commit_copies();
+    block::wait_for_copies<0>();
+    block::sort_tile_in_shared<threads, tuning.items_per_thread>(keys, nullptr, tile_count, comp);
+    block::merge_cluster_tiles<threads, tuning.items_per_thread>(keys, nullptr, staged, nullptr, cluster_count, comp);
+  }
+  block::store_shared_to_global<threads, tuning.items_per_thread>(keys, tile_count, keys_out + at);
 }
 
 // The four-way passes' tiles (mergesort_tuning::four_way).

@@ -42,6 +42,20 @@ struct four_way_tuning {
   }
 };
 
+// Sorts of a few tiles: a cluster of up to max_cluster_blocks blocks (sm_90) each sorts a tile
+// in shared memory, then the cluster merges its tiles through distributed shared memory, in one
+// launch. Each merge pass after it costs a partition and a merge launch (~6-10 us on an H200 at
+// these sizes, whatever the tile), so runs of up to max_cluster_blocks tiles save that many passes.
+struct cluster_sort_tuning {
+  int block_threads = 0;  // 0: no cluster sort (the blocksort starts every sort)
+  int items_per_thread = 0;
+  int max_cluster_blocks = 8;  // the portable cluster size
+  index_t max_count = 0;       // sorts of more keys start with the blocksort
+
+  MERGEPATH_HD constexpr int tile_items() const { return block_threads * items_per_thread; }
+  MERGEPATH_HD constexpr bool enabled() const { return block_threads > 0 && max_count > 0; }
+};
+
 struct mergesort_tuning {
   // The first pass: every block sorts one tile (sort_network per thread, then rounds of merges in
   // shared memory). A larger tile leaves fewer global merge passes, each of which moves all the data.
@@ -58,6 +72,8 @@ struct mergesort_tuning {
   // While more than two runs are left, passes merge four runs at a time (when enabled); the last
   // pass, where two are left, is two-way.
   four_way_tuning four_way = {};
+  // Sorts of at most cluster_sort.max_count keys start with the cluster sort (when enabled).
+  cluster_sort_tuning cluster_sort = {};
 };
 
 inline std::ostream& operator<<(std::ostream& os, const mergesort_tuning& t) {
@@ -66,7 +82,9 @@ inline std::ostream& operator<<(std::ostream& os, const mergesort_tuning& t) {
             << "}, merge " << t.merge << ", min_sampled_run " << t.min_sampled_run << ", four_way {block_threads "
             << t.four_way.block_threads << ", items_per_thread " << t.four_way.items_per_thread
             << ", min_resident_threads " << t.four_way.min_resident_threads << ", min_count " << t.four_way.min_count
-            << "}}";
+            << "}, cluster_sort {block_threads " << t.cluster_sort.block_threads << ", items_per_thread "
+            << t.cluster_sort.items_per_thread << ", max_cluster_blocks " << t.cluster_sort.max_cluster_blocks
+            << ", max_count " << t.cluster_sort.max_count << "}}";
 }
 
 // Defaults, measured on an H200 (sm_90) at 2^26 random keys (mergepath-probe --case mergesort,
@@ -95,6 +113,15 @@ constexpr mergesort_tuning mergesort_tuning_for(int arch, std::size_t key_bytes,
   else if (value_bytes != 0 && pair_bytes <= 8) t.blocksort = {512, 19, 1024}, t.four_way = {128, 15, 1024};
   else if (value_bytes != 0 && pair_bytes <= 16) t.blocksort = {256, 11, 1024};
   else if (value_bytes != 0) t.blocksort = {128, 5, 1024};
+  // The cluster sort: about 36 KB of keys and values a tile (its staging doubles that), tiles of
+  // 512 x 9 for 8-byte elements, which sorted 2^12 int32 keys in one block fastest. H200, int32
+  // keys against CUB's merge sort (bench --tunings): 1.06x at 2^12, 1.2-1.4x from 2^13 to 2^16,
+  // 1.13x at 2^18, where the blocksort's start made 0.59x, 0.84-0.97x and 0.95x; at 2^20 and
+  // up its runs of 8 small tiles lose to the blocksort's larger tiles (0.94x against 0.99x).
+  const index_t cluster_max_count = index_t{1} << 19;
+  if (pair_bytes <= 8) t.cluster_sort = {512, 9, 8, cluster_max_count};
+  else if (pair_bytes <= 16) t.cluster_sort = {256, 9, 8, cluster_max_count};
+  else if (pair_bytes <= 32) t.cluster_sort = {128, 9, 8, cluster_max_count};
   return t;
 }
 
