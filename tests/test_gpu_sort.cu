@@ -173,14 +173,14 @@ TEST_F(GpuSortRadixPath, BadArgumentsThrow) {
                std::invalid_argument);
 }
 
-// Both paths in one graph (radix for the pairs and the tiny sort, merge for the small one): no
-// host round trip, replayed on new data.
+// Both paths in one graph (radix for the pairs, the merge sort's one-launch cluster sort for the
+// small and tiny ones): no host round trip, replayed on new data.
 TEST_F(GpuSortRadixPath, CapturedInGraph) {
   mergepath::cuda_context ctx;
   constexpr mergepath::sort_tuning t = mergepath::default_sort_policy<int>::tuning;
   const index_t big = mergepath::default_sort_policy<int, int>::tuning.radix_min_count + 5;
-  const index_t small = t.radix_max_small_count + 3000, tiny = t.radix_max_small_count;
-  static_assert(t.takes_radix(t.radix_max_small_count) && !t.takes_radix(t.radix_max_small_count + 3000));
+  const index_t small = 40000, tiny = 4000;
+  static_assert(!t.takes_radix(40000) && !t.takes_radix(4000));
   device_vector<int> keys(big), vals(big), small_keys(small), tiny_keys(tiny), tiny_copy(tiny);
   cudaGraph_t graph = nullptr;
   MERGEPATH_CUDA_CHECK(cudaStreamBeginCapture(ctx.stream(), cudaStreamCaptureModeGlobal));

@@ -16,7 +16,7 @@
 // The result is mergesort's: keys[0, count) sorted by comp, equal keys in input order, vals moved
 // with their keys. On a GPU, arithmetic keys in a device array under less<> or greater<> (with
 // values in a device array, for sort_pairs) go to CUB's radix sort where sort_tuning::takes_radix
-// (from radix_min_count keys, and at the small sizes tuning/sort.hpp names): it orders
+// (from radix_min_count keys, and up to any small edge a tuning names): it orders
 // them exactly as comp, -0.0 equal to +0.0; NaNs, which no comparator orders, by their bits.
 // Every other case, and the CPU, runs the merge sort. A sorted copy costs no more than the sort: on
 // a GPU the radix sort's passes or the merge sort's first pass read the input arrays.

@@ -28,14 +28,10 @@ struct sort_tuning {
 
 template <class Key, class Val = void>
 struct default_sort_policy {
-  // H100, int32 keys: 2^10 and 2^12 sorted in place by CUB's single tile (plus the copy back) in
-  // 17-18 us against 22-23 for the merge sort, 2^13 in 44-47 against 24. Pairs pay two copies
-  // back in place (25 us against 20); into other arrays they pay none. Wider keys were not
-  // measured: they keep the merge sort there.
-  static constexpr bool small_radix = sizeof(Key) <= 4 && std::is_void_v<Val>;
-  static constexpr bool small_radix_copy = sizeof(Key) <= 4;
-  static constexpr sort_tuning tuning{index_t{1} << 17, small_radix ? index_t{1} << 12 : 0,
-                                      small_radix_copy ? index_t{1} << 12 : 0};
+  // H200, int32 keys (bench, the cluster sort below 2^19): the merge sort took 10.5 / 12.5 / 54 us
+  // at 2^10 / 2^12 / 2^18 against CUB's radix sort's 11.4 / 12.5 / 60 (in place, plus 7 us for
+  // the copy back), and 99 us at 2^20 against 80. Pairs alike (62 against 71 us at 2^18).
+  static constexpr sort_tuning tuning{index_t{1} << 19, 0, 0};
 };
 
 }  // namespace mergepath
