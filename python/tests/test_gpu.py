@@ -131,10 +131,11 @@ def test_sort(lib, rng, dtype, n):
     assert_same(lib.host(dev_values), values)
 
 
-# Either side of the small sizes that CUB's single-tile radix sort takes (tuning/sort.hpp: 2^12).
+# Small sorts, in place and into other arrays, keys and pairs: one cluster sort launch (a tile of
+# 4608 keys, two tiles from 4609 on: tuning/mergesort.hpp).
 @pytest.mark.parametrize("dtype", ["int32", "uint32", "float32"])
-@pytest.mark.parametrize("n", [4095, 4096, 4097])
-def test_sort_small_radix_band(lib, rng, dtype, n):
+@pytest.mark.parametrize("n", [4095, 4608, 4609])
+def test_sort_small(lib, rng, dtype, n):
     keys = random_keys(rng, n, dtype, distinct=n // 8)
     for descending in (False, True):
         order = stable_order(keys, descending)

@@ -16,6 +16,16 @@
 namespace mergepath {
 namespace block {
 
+// Blocks in this block's cluster (1 where the GPU has no clusters).
+__device__ inline unsigned cluster_block_count() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  return cooperative_groups::this_cluster().num_blocks();
+#else
+  return 1;
+#endif
+}
+
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
 // Position q of a cluster's keys (or values) [begin, ...): slot q % TileItems of block q / TileItems's
 // buffer, which every block keeps at the same shared-memory address as `local`.
 template <class T, int TileItems>
@@ -28,6 +38,7 @@ struct cluster_tiles {
     return *cooperative_groups::this_cluster().map_shared_rank(local + at % TileItems, at / TileItems);
   }
 };
+#endif
 
 // Merges the cluster's tiles into one run: block r's keys[0, TileItems) (and values) hold the
 // cluster's keys [r * TileItems, ...), sorted, of cluster_count keys in all (the same in every

@@ -101,7 +101,7 @@ __global__ void __launch_bounds__(Policy::tuning.cluster_sort.block_threads)
   detail::allow_dependent_launch();
   detail::wait_for_prior_grid();  // whatever wrote the keys
 
-  const index_t cluster_tiles = cooperative_groups::this_cluster().num_blocks();
+  const index_t cluster_tiles = block::cluster_block_count();
   const index_t cluster_begin = blockIdx.x / cluster_tiles * cluster_tiles * tile_items;
   const int cluster_count = static_cast<int>(detail::min_of<index_t>(cluster_tiles * tile_items, count - cluster_begin));
   const index_t begin = blockIdx.x * static_cast<index_t>(tile_items);
