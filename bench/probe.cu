@@ -25,7 +25,9 @@
 #include <string>
 #include <thrust/binary_search.h>
 #include <thrust/device_vector.h>
+#include <thrust/equal.h>
 #include <thrust/execution_policy.h>
+#include <thrust/fill.h>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/random.h>
 #include <thrust/sequence.h>
@@ -1488,6 +1490,64 @@ int probe_main(int argc, char** argv) {
 
 }  // namespace probe_search_wide
 
+// ==== case needles =====================================================================
+// A few sorted needles in a long sorted b (1:16 .. 1:1024): thrust::lower_bound, the Merge Path
+// search and the per-needle search (kernel::needle_search_kernel), back-to-back calls, each
+// checked against thrust. [LOG2_B]
+namespace probe_needles {
+
+using mergepath::index_t;
+
+// The default tiles, with the per-needle search never (0) or whenever b is the longer (1).
+template <int NeedleRatio>
+struct search_path {
+  static constexpr mergepath::sorted_search_tuning tuning = [] {
+    mergepath::sorted_search_tuning t = mergepath::default_sorted_search_policy<int>::tuning;
+    t.needle_search_ratio = NeedleRatio;
+    return t;
+  }();
+};
+
+int probe_main(int argc, char** argv) {
+  const int log2_b = argc > 1 ? std::atoi(argv[1]) : 26;
+  const index_t nb = index_t{1} << log2_b;
+  mergepath::cuda_context ctx;
+  thrust::device_vector<int> b(nb);
+  thrust::transform(thrust::counting_iterator<unsigned long long>(0),
+                    thrust::counting_iterator<unsigned long long>(nb), b.begin(), probe_mergesort::random_key<int>{});
+  thrust::sort(b.begin(), b.end());
+  for (int log2_ratio : {4, 6, 8, 10}) {
+    const index_t na = nb >> log2_ratio;
+    thrust::device_vector<int> a(na), out(na), expect(na);
+    thrust::transform(thrust::counting_iterator<unsigned long long>(nb),
+                      thrust::counting_iterator<unsigned long long>(nb + na), a.begin(),
+                      probe_mergesort::random_key<int>{});
+    thrust::sort(a.begin(), a.end());
+    const int* pa = a.data().get();
+    const int* pb = b.data().get();
+    const double thrust_us = per_call_us(ctx.stream(), 20, [&] {
+      thrust::lower_bound(thrust::cuda::par_nosync.on(ctx.stream()), b.begin(), b.end(), a.begin(), a.end(),
+                          expect.begin());
+    });
+    std::printf("--- |A| = 2^%d, |B| = 2^%d (1:%d)\n  thrust::lower_bound %8.1f us\n", log2_b - log2_ratio, log2_b,
+                1 << log2_ratio, thrust_us);
+    auto row = [&](auto path, const char* what) {
+      using Policy = decltype(path);
+      thrust::fill(out.begin(), out.end(), -1);
+      const double us = per_call_us(ctx.stream(), 20, [&] {
+        mergepath::sorted_search_tuned<Policy, mergepath::bounds::lower, mergepath::search::index,
+                                       mergepath::search::none>(ctx, pa, na, pb, nb, out.data().get(), nullptr);
+      });
+      std::printf("  %-19s %8.1f us  %5.2fx thrust  %s\n", what, us, thrust_us / us, out == expect ? "ok" : "MISMATCH");
+    };
+    row(search_path<0>{}, "Merge Path");
+    row(search_path<1>{}, "per needle");
+  }
+  return 0;
+}
+
+}  // namespace probe_needles
+
 // ==== case segsort (was scripts/probe_segsort.cu) =====================================
 // Quick device probe for the segmented sort: correctness against a per-segment std::stable_sort
 // and the time of each call, over segment-length means; then locality_sort. Not a test (the
@@ -1636,6 +1696,7 @@ const probe_case cases[] = {
     {"search", probe_search::probe_main, "binary/Eytzinger/batch search: 2^26 random needles and the seed's case [sort: one sorting-path call, for ncu]"},
     {"search_cache", probe_search_cache::probe_main, "L2 eviction hints for one search per needle [N [binary|eytzinger|prefetch|grid|levels|persisting]]"},
     {"search_time", probe_search_time::probe_main, "sorted search = partition pass + tile kernel; index_match, back-to-back calls [N [CALLS]]"},
+    {"needles", probe_needles::probe_main, "a few sorted needles in a long b: thrust, the Merge Path and the per-needle search [LOG2_B]"},
     {"search_wide", probe_search_wide::probe_main, "sorted search, int64 bounds (Python's), several tile shapes [N]"},
     {"segsort", probe_segsort::probe_main, "segmented sort over segment-length means, checked; then locality_sort [N [MEAN WHAT]]"},
 };

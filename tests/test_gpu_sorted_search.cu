@@ -216,6 +216,31 @@ TYPED_TEST(GpuSortedSearchKeys, MainKindsMatchTheOracle) {
   }
 }
 
+// A few needles in a long b (b_count at least needle_search_ratio times a_count) are searched one
+// at a time through samples of b: shapes either side of the ratio, b short (every key a sample)
+// and long (windows between samples, the last one ragged); 64- and 32-bit bounds.
+TYPED_TEST(GpuSortedSearchKeys, FewNeedlesInALongHaystack) {
+  using Key = typename TypeParam::key;
+  typename TypeParam::comp comp;
+  constexpr index_t ratio = mergepath::default_sorted_search_policy<Key>::tuning.needle_search_ratio;
+  static_assert(ratio > 0, "the default tuning searches few needles one at a time");
+  std::vector<shape> shapes;
+  for (index_t b : {ratio, index_t{1000}, index_t{65537}, index_t{(1 << 20) + 3}})
+    for (index_t a : {b / ratio - 1, b / ratio, b / ratio + 1, b / 256, index_t{1}})
+      if (a > 0) shapes.push_back({a, b});
+  mergepath::cuda_context ctx;
+  for (const search_case& c : search_cases(shapes)) {
+    SCOPED_TRACE(c.name());
+    merge_input<Key> in = make_search_input<Key>(c, comp);
+    search_oracle expect = sorted_search_oracle(in, comp);
+    device_input<Key> d(in);
+    ASSERT_NO_FATAL_FAILURE((check_gpu_search<void, bounds::lower, search::index, search::none>(ctx, d, expect, comp)));
+    ASSERT_NO_FATAL_FAILURE(
+        (check_gpu_search<void, bounds::upper, search::index, search::none, std::int32_t>(ctx, d, expect, comp)));
+    ASSERT_NO_FATAL_FAILURE(check_gpu_short_search<bounds::upper>(ctx, d, expect, comp));
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Both schedules and other tile shapes: small tiles, so the sweep spans many of them.
 

@@ -74,13 +74,44 @@ match_counts launch_sorted_search_staged(cuda_context& ctx, AIt a, index_t a_cou
   }
 }
 
+// a_out[i] = the bound of a[i] in b, one needle at a time (kernel::needle_search_kernel): for
+// bounds of a few needles in a long b. Returns false, having launched nothing, where b's keys
+// are too large to sample.
+template <class Policy, bounds Bounds, class AIt, class BIt, class AOut, class Comp>
+bool launch_needle_search(cuda_context& ctx, AIt a, index_t a_count, BIt b, index_t b_count, AOut a_out, Comp comp) {
+  constexpr int threads = 256;
+  using BKey = kernel::value_of<BIt>;
+  using samples_layout = kernel::partition_samples<BKey, BKey>;
+  const int shift = partition_sample_shift<Policy::tuning.partition_sample_bytes, BKey, BKey>(b_count, 0);
+  if (shift < 0) return false;
+  const samples_layout layout(b_count, 0, shift);
+  auto samples = ctx.allocate<uint4>(static_cast<index_t>(layout.bytes() / sizeof(uint4)));
+  constexpr int sample_threads = 128;
+  detail::launch("merge_samples_kernel", kernel::merge_samples_kernel<BIt, BIt>,
+                 static_cast<unsigned>(detail::ceil_div<index_t>(layout.a_count, sample_threads)), sample_threads, 0,
+                 ctx.stream(), b, b_count, b, index_t{0}, shift, reinterpret_cast<unsigned char*>(samples.data()));
+  constexpr auto search_kernel = kernel::needle_search_kernel<threads, Bounds, AIt, BIt, AOut, Comp>;
+  const int per_sm = resident_blocks_per_sm<search_kernel>(ctx, threads, 0);
+  const index_t blocks = detail::min_of<index_t>(detail::ceil_div<index_t>(a_count, threads),
+                                                 static_cast<index_t>(per_sm) * ctx.props().multiProcessorCount);
+  detail::launch_dependent("needle_search_kernel", search_kernel, static_cast<unsigned>(blocks), threads, 0,
+                           ctx.stream(), a, a_count, b, b_count, shift,
+                           reinterpret_cast<const BKey*>(samples.data()), a_out, comp);
+  return true;
+}
+
 // The search, its 64-bit integer bounds staged as 32-bit ones where every bound fits them
-// (kernel::search_staging).
+// (kernel::search_staging); plain bounds of a few needles in a long b one needle at a time.
 template <class Policy, bounds Bounds, search TypeA, search TypeB, class AIt, class BIt, class AOut, class BOut,
           class Comp>
 match_counts launch_sorted_search(cuda_context& ctx, AIt a, index_t a_count, BIt b, index_t b_count, AOut a_out,
                                   BOut b_out, Comp comp) {
   constexpr index_t narrow_max = std::numeric_limits<std::uint32_t>::max();
+  constexpr int needle_ratio = Policy::tuning.needle_search_ratio;
+  if constexpr (TypeA == search::index && TypeB == search::none && needle_ratio > 0)
+    if (a_count > 0 && b_count / needle_ratio >= a_count &&
+        launch_needle_search<Policy, Bounds>(ctx, a, a_count, b, b_count, a_out, comp))
+      return {};
   if constexpr (kernel::stages_narrow<TypeA, TypeB, AOut, BOut>)
     if (a_count <= narrow_max && b_count <= narrow_max)
       return launch_sorted_search_staged<Policy, Bounds, TypeA, TypeB, true>(ctx, a, a_count, b, b_count, a_out, b_out,

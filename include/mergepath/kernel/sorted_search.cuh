@@ -11,6 +11,7 @@
 #include "../block/warp_merge_path.cuh"
 #include "../detail/config.hpp"
 #include "../functional.hpp"
+#include "../thread/binary_search.hpp"
 #include "../thread/merge_path.hpp"
 #include "../thread/serial_search.hpp"
 #include "../tuning/sorted_search.hpp"
@@ -303,6 +304,32 @@ __global__ void __launch_bounds__(Policy::tuning.block_threads, Policy::tuning.m
     if (threadIdx.x < 32) block_matches.add_block(matches);
   if constexpr (TypeA != search::none) block::store_shared_to_global<threads, items>(a_results, a_n, a_out + a0);
   if constexpr (TypeB != search::none) block::store_shared_to_global<threads, items>(b_results, b_n, b_out + b0);
+}
+
+// The search for a few needles in a long b (b_count at least sorted_search_tuning::
+// needle_search_ratio times a_count): no tile reads all of b; each thread finds one needle's
+// bound by binary search, first through samples of b (every 2^shift-th key, from
+// merge_samples_kernel, 32 KB that stay in L1), then through the window of b between two
+// samples, so that only the window's reads reach L2 and DRAM (bench/NOTES.md has the variants
+// that did not pay). The needles need not be sorted for a correct result (only b); for any data
+// the results lie in [0, b_count] and nothing outside a, b and the samples is read.
+template <int BlockThreads, bounds Bounds, class AIt, class BIt, class AOut, class Comp>
+__global__ void __launch_bounds__(BlockThreads)
+    needle_search_kernel(AIt a, index_t a_count, BIt b, index_t b_count, int shift, const value_of<BIt>* samples,
+                         AOut a_out, Comp comp) {
+  const index_t sample_count = ((b_count - 1) >> shift) + 1;
+  detail::wait_for_prior_grid();  // the samples
+  detail::allow_dependent_launch();
+  for (index_t i = blockIdx.x * static_cast<index_t>(BlockThreads) + threadIdx.x; i < a_count;
+       i += static_cast<index_t>(gridDim.x) * BlockThreads) {
+    const auto key = a[i];
+    // The bound lies after sample s - 1 and at or before sample s (or b's end).
+    const index_t s = binary_search_bound<Bounds>(samples, sample_count, key, comp);
+    const index_t lo = s == 0 ? 0 : ((s - 1) << shift) + 1;
+    const index_t hi = s < sample_count ? (s << shift) : b_count;
+    const index_t bound = lo + binary_search_bound<Bounds>(b + lo, detail::max_of<index_t>(hi - lo, 0), key, comp);
+    a_out[i] = search_result<search::index, search_output_t<AOut>>(bound, false);
+  }
 }
 
 }  // namespace kernel
