@@ -95,7 +95,7 @@ void lbs_tuning_rows(bench_context& b, const char* label, Func f, index_t n, con
   auto one = [&](auto policy) {
     using P = decltype(policy);
     timing t = b.timer.measure(b.opts.warmup, b.reps_for(n), 1,
-                               [&](int) { mergepath::transform_lbs_tuned<P>(b.ctx, f, n, starts, segments); });
+                               [&](int) { mergepath::device::launch_transform_lbs<P>(b.ctx, f, n, starts, segments); });
     std::ostringstream name;
     name << "  " << label << " " << P::tuning.block_threads << "x" << P::tuning.items_per_thread;
     b.add_row(row(name.str(), t));
@@ -124,9 +124,9 @@ void reduce_tuning_rows(bench_context& b, index_t n, const item_type* values, co
   };
   one(lb_policy<128, 15>{});
   one(lb_policy<128, 23>{});
-  one(lb_policy<64, 31>{});
+  one(lb_policy<128, 31>{});
+  one(lb_policy<256, 15>{});
   one(lb_policy<64, 15>{});
-  one(lb_policy<256, 11>{});
 }
 
 void gpu_rows(bench_context& b, index_t n, index_t mean) {
@@ -187,7 +187,7 @@ void gpu_rows(bench_context& b, index_t n, index_t mean) {
   });
 
   if (b.opts.tunings)
-    lbs_tuning_rows(b, "load_balancing_search", mergepath::device::write_segment<item_type*>{out.data()}, n, starts,
+    lbs_tuning_rows(b, "load_balancing_search", mergepath::device::write_segment<item_type*>{out.data(), {}}, n, starts,
                     segments, [&](const std::string& a, const timing& t) { return row(a, t, lbs_bytes, lbs_floor); });
 
   // interval_expand reads the starts and each segment's value, and writes an int32 a item.
@@ -213,7 +213,7 @@ void gpu_rows(bench_context& b, index_t n, index_t mean) {
   });
   if (b.opts.tunings)
     lbs_tuning_rows(b, "interval_expand",
-                    mergepath::device::expand_values<const item_type*, item_type*>{segment_values.data(), out.data()},
+                    mergepath::device::expand_values<const item_type*, item_type*>{out.data(), {segment_values.data()}},
                     n, starts, segments,
                     [&](const std::string& a, const timing& t) { return row(a, t, expand_bytes, expand_floor); });
 

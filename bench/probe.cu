@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -25,6 +26,7 @@
 #include <string>
 #include <thrust/binary_search.h>
 #include <thrust/device_vector.h>
+#include <thrust/host_vector.h>
 #include <thrust/equal.h>
 #include <thrust/execution_policy.h>
 #include <thrust/fill.h>
@@ -1548,6 +1550,65 @@ int probe_main(int argc, char** argv) {
 
 }  // namespace probe_needles
 
+// ==== case load_balance ================================================================
+// load_balancing_search, interval_expand and segmented_reduce of 2^26 items (int32), segment
+// lengths uniform in [0, 2 * MEAN]: per-call times beside a device copy of the output, each
+// checked against thrust::upper_bound; with CALLS = 1, one call each, a fixed workload for ncu
+// (-k regex:lbs|segmented_reduce). [MEAN [CALLS [LOG2_N]]]
+namespace probe_load_balance {
+
+using mergepath::index_t;
+
+int probe_main(int argc, char** argv) {
+  const index_t mean = argc > 1 ? std::atoll(argv[1]) : 4;
+  const int calls = argc > 2 ? std::atoi(argv[2]) : 20;
+  const index_t n = index_t{1} << (argc > 3 ? std::atoi(argv[3]) : 26);
+  std::mt19937_64 rng(0x1b5 + static_cast<std::uint64_t>(mean));
+  std::vector<int> offsets{0};
+  while (offsets.back() < n) offsets.push_back(static_cast<int>(std::min<index_t>(offsets.back() + rng() % (2 * mean + 1), n)));
+  offsets.pop_back();
+  const auto segments = static_cast<index_t>(offsets.size());
+  mergepath::cuda_context ctx;
+  thrust::device_vector<int> starts(offsets), out(n), expect(n), values(n, 1), copy_out(n), sums(segments),
+      segment_values(segments);
+  thrust::sequence(segment_values.begin(), segment_values.end());
+  thrust::upper_bound(starts.begin(), starts.end(), thrust::counting_iterator<int>(0),
+                      thrust::counting_iterator<int>(static_cast<int>(n)), expect.begin());
+  thrust::transform(expect.begin(), expect.end(), expect.begin(), [] __device__(int s) { return s - 1; });
+  auto time = [&](const char* what, auto call) {
+    const double us = calls > 1 ? per_call_us(ctx.stream(), calls, call) : (call(), 0.0);
+    MERGEPATH_CUDA_CHECK(cudaStreamSynchronize(ctx.stream()));
+    std::printf("  %-24s %8.1f us", what, us);
+    return us;
+  };
+  std::printf("--- 2^%d items, mean %lld (%lld segments)\n", static_cast<int>(std::log2(static_cast<double>(n))),
+              static_cast<long long>(mean), static_cast<long long>(segments));
+  time("copy of the output", [&] {
+    MERGEPATH_CUDA_CHECK(cudaMemcpyAsync(copy_out.data().get(), out.data().get(), sizeof(int) * n,
+                                         cudaMemcpyDeviceToDevice, ctx.stream()));
+  });
+  std::printf("\n");
+  time("load_balancing_search", [&] {
+    mergepath::load_balancing_search(ctx, n, starts.data().get(), segments, out.data().get());
+  });
+  std::printf("  %s\n", out == expect ? "ok" : "MISMATCH");
+  time("interval_expand", [&] {
+    mergepath::interval_expand(ctx, segment_values.data().get(), n, starts.data().get(), segments, out.data().get());
+  });
+  std::printf("  %s\n", out == expect ? "ok" : "MISMATCH");
+  time("segmented_reduce", [&] {
+    mergepath::segmented_reduce(ctx, values.data().get(), n, starts.data().get(), segments, sums.data().get(), 0);
+  });
+  thrust::host_vector<int> got = sums;
+  bool ok = true;
+  for (index_t s = 0; s < segments; ++s)
+    ok &= got[s] == (s + 1 < segments ? offsets[s + 1] : n) - offsets[s];
+  std::printf("  %s\n", ok ? "ok" : "MISMATCH");
+  return 0;
+}
+
+}  // namespace probe_load_balance
+
 // ==== case segsort (was scripts/probe_segsort.cu) =====================================
 // Quick device probe for the segmented sort: correctness against a per-segment std::stable_sort
 // and the time of each call, over segment-length means; then locality_sort. Not a test (the
@@ -1698,6 +1759,7 @@ const probe_case cases[] = {
     {"search_time", probe_search_time::probe_main, "sorted search = partition pass + tile kernel; index_match, back-to-back calls [N [CALLS]]"},
     {"needles", probe_needles::probe_main, "a few sorted needles in a long b: thrust, the Merge Path and the per-needle search [LOG2_B]"},
     {"search_wide", probe_search_wide::probe_main, "sorted search, int64 bounds (Python's), several tile shapes [N]"},
+    {"load_balance", probe_load_balance::probe_main, "load_balancing_search, interval_expand, segmented_reduce of 2^26 int32 [MEAN [CALLS [LOG2_N]]]"},
     {"segsort", probe_segsort::probe_main, "segmented sort over segment-length means, checked; then locality_sort [N [MEAN WHAT]]"},
 };
 

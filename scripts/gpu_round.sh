@@ -2,7 +2,7 @@
 # One device round: GPU tests, compute-sanitizer (memcheck + racecheck) on small sizes, the
 # benchmark and the demo. Binaries come prebuilt in .devbuild/ (scripts/stage_devbuild.sh), so
 # no device time goes to compiling. Usage: scripts/gpu_round.sh [tests] [sanitize | memcheck | racecheck]
-# [bench] [probe | l2fetch | stalls] [demo]. The probe steps profile mergepath-probe cases
+# [bench] [probe | l2fetch | stalls | lbstalls] [demo]. The probe steps profile mergepath-probe cases
 # (bench/probe.cu; `mergepath-probe --list`).
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -63,6 +63,12 @@ for step in $steps; do
     stalls)  # where the keys tile kernel's warps wait
       run stalls ncu --clock-control none --section SpeedOfLight --section WarpStateStats --section Occupancy \
         --section MemoryWorkloadAnalysis -k regex:merge_tile -c 1 $bin/mergepath-probe --case merge $((1 << 26)) 1 ;;
+    lbstalls)  # the load-balancing tile kernels at segment-length means LB_MEANS (default 4 10000)
+      for mean in ${LB_MEANS:-4 10000}; do
+        run lbtimes-$mean $bin/mergepath-probe --case load_balance $mean 20
+        run lbstalls-$mean ncu --clock-control none --section SpeedOfLight --section WarpStateStats --section Occupancy \
+          -k regex:'transform_lbs|segmented_reduce|merge_partition|merge_samples' $bin/mergepath-probe --case load_balance $mean 1
+      done ;;
     demo)
       run demo $bin/mergepath-demo ;;
   esac

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <mergepath/load_balance.hpp>
+#include <thrust/device_ptr.h>
 #include <vector>
 
 #include "gpu_util.cuh"
@@ -79,6 +80,42 @@ TYPED_TEST(GpuLoadBalance, SearchAndTransformMatchReference) {
         ASSERT_EQ(got_segment[k], expected[k]) << "item " << i;
         ASSERT_EQ(got_rank[k], i - static_cast<index_t>(starts[static_cast<std::size_t>(expected[k])])) << "item " << i;
       }
+    }
+}
+
+// The tiles store chunks of four items where the output is a 16-byte aligned array, and item by
+// item elsewhere: outputs one item off that alignment, and through an iterator, take the second way.
+TYPED_TEST(GpuLoadBalance, SearchAndExpandIntoUnalignedOutputs) {
+  cuda_context ctx;
+  for (segment_shape shape : all_segment_shapes())
+    for (index_t count : gpu_counts()) {
+      SCOPED_TRACE(::testing::Message() << shape << " count " << count << " seed " << base_seed());
+      auto starts = make_segment_starts<TypeParam>(shape, count, case_seed({count, 3}));
+      const auto num_segments = static_cast<index_t>(starts.size());
+      const auto expected = reference_segments(count, starts);
+      std::vector<std::int16_t> values(starts.size());
+      for (std::size_t s = 0; s < values.size(); ++s) values[s] = static_cast<std::int16_t>(s * 5 + 3);
+      device_vector<TypeParam> d_starts(starts);
+      device_vector<std::int16_t> d_values(values);
+      device_vector<std::int32_t> out(static_cast<std::size_t>(count) + 1);
+      device_vector<std::int16_t> expanded(static_cast<std::size_t>(count) + 1);
+      out.fill_poison(), expanded.fill_poison();
+      mergepath::load_balancing_search(ctx, count, d_starts.data(), num_segments, out.data() + 1);
+      mergepath::interval_expand(ctx, d_values.data(), count, d_starts.data(), num_segments, expanded.data() + 1);
+      auto got = out.download();
+      auto got_expanded = expanded.download();
+      for (index_t i = 0; i < count; ++i) {
+        const auto k = static_cast<std::size_t>(i);
+        ASSERT_EQ(got[k + 1], expected[k]) << "item " << i;
+        ASSERT_EQ(got_expanded[k + 1], values[static_cast<std::size_t>(expected[k])]) << "item " << i;
+      }
+      // Through an iterator that is not a pointer.
+      out.fill_poison();
+      mergepath::load_balancing_search(ctx, count, d_starts.data(), num_segments,
+                                       thrust::device_pointer_cast(out.data()));
+      got = out.download();
+      for (index_t i = 0; i < count; ++i)
+        ASSERT_EQ(got[static_cast<std::size_t>(i)], expected[static_cast<std::size_t>(i)]) << "item " << i;
     }
 }
 

@@ -1,5 +1,8 @@
-// One tile of the load-balancing path in shared memory: the first item of each of its segments
-// marked in a bitmap, from which each item finds its segment (kernel/load_balance.cuh).
+// One tile of the load-balancing path in shared memory, two ways: tile_segment_map counts the
+// tile's starts at each item and scans the counts a warp at a time, which gives every item its
+// segment (load_balancing_search, interval_expand); segment_heads marks the first item of each
+// segment with items in a bitmap, beside which segment starts there (transform_lbs,
+// segmented_reduce). kernel/load_balance.cuh uses both.
 #pragma once
 
 #include "../detail/config.hpp"
@@ -7,6 +10,103 @@
 
 namespace mergepath {
 namespace block {
+
+// One lane's chunk of a tile_segment_map, as for_each_chunk() hands it over: its positions
+// [p0, p0 + 4) and each one's mark.
+struct map_chunk {
+  int p0;
+  int marks[4];
+};
+
+// A tile's items in chunks of `vector` consecutive items, aligned to the global item order (so a
+// chunk of a plain array is one vector store). Position p of the map is the tile's item
+// p - shift, where shift = item_begin % vector. count_starts() puts at each position the number
+// of the tile's starts there; for_each_chunk() then scans the counts, each warp over its own
+// region of positions, and hands every lane, chunk by chunk, each item's mark: the tile's starts
+// at or before it, so its segment is the tile's first segment + mark. One shared-memory load and
+// six shuffles per 128 items.
+template <int BlockThreads, int TileItems>
+struct tile_segment_map {
+  static constexpr int vector = 4;
+  static constexpr int warps = BlockThreads / 32;
+  static constexpr int rounds = ((TileItems + vector - 1 + vector - 1) / vector + BlockThreads - 1) / BlockThreads;
+  static constexpr int region_positions = rounds * 32 * vector;  // a warp's positions
+  static constexpr int positions = region_positions * warps;
+  static_assert(BlockThreads % 32 == 0, "tile_segment_map: whole warps");
+
+  alignas(16) int counts[positions];
+  int region_starts[warps];  // starts counted in each warp's region
+
+  __device__ void clear() {
+    for (int c = threadIdx.x; c < positions / vector; c += BlockThreads)
+      reinterpret_cast<int4*>(counts)[c] = make_int4(0, 0, 0, 0);
+    if (threadIdx.x < warps) region_starts[threadIdx.x] = 0;
+  }
+
+  // Counts the starts of `share` at their positions (a start at the tile's end, or past it, has no
+  // item here and is not counted; offsets are clamped, so malformed starts count at a position of
+  // the tile, never outside it). clear() and a barrier before; ends with a barrier.
+  template <class StartsIt>
+  __device__ void count_starts(StartsIt starts, const load_balance_share& share, int shift) {
+    const int num_starts = static_cast<int>(share.start_end - share.start_begin);
+    const index_t num_items = share.item_end - share.item_begin;
+    const int lane = static_cast<int>(threadIdx.x) % 32;
+    // Whole warps go round the loop together: the region totals are counted a warp at a time.
+    for (int k0 = static_cast<int>(threadIdx.x) - lane; k0 < num_starts; k0 += BlockThreads) {
+      const int k = k0 + lane;
+      int position = -1;
+      if (k < num_starts) {
+        const index_t offset = static_cast<index_t>(starts[share.start_begin + k]) - share.item_begin;
+        if (offset < num_items) position = static_cast<int>(detail::max_of<index_t>(offset, 0)) + shift;
+      }
+      if (position >= 0) atomicAdd(counts + position, 1);  // atomic: empty segments share a position
+      // The lanes' starts fall in runs of one region each (one run per region when sorted): the
+      // last lane of each run adds the run's length to the region's total.
+      const int region = position >= 0 ? position / region_positions : -1;
+      const int region_before = __shfl_up_sync(0xffffffffu, region, 1);
+      const int region_after = __shfl_down_sync(0xffffffffu, region, 1);
+      const unsigned run_firsts = __ballot_sync(0xffffffffu, lane == 0 || region_before != region);
+      if (region >= 0 && (lane == 31 || region_after != region)) {
+        const int run_first = 31 - __clz(static_cast<int>(run_firsts & (0xffffffffu >> (31 - lane))));
+        atomicAdd(region_starts + region, lane - run_first + 1);
+      }
+    }
+    __syncthreads();
+  }
+
+  // on_chunk(chunk) for each chunk whose positions [p0, p0 + vector) reach below `end` (shift +
+  // the tile's items), a chunk per lane and round, in order within each warp's region. After
+  // count_starts().
+  template <class OnChunk>
+  __device__ void for_each_chunk(int end, OnChunk on_chunk) const {
+    const int warp = static_cast<int>(threadIdx.x) / 32, lane = static_cast<int>(threadIdx.x) % 32;
+    int base = 0;  // the starts before this round
+    for (int r = 0; r < warp; ++r) base += region_starts[r];
+    const int region_begin = warp * region_positions;
+    MERGEPATH_UNROLL
+    for (int round = 0; round < rounds; ++round) {
+      const int round_begin = region_begin + round * 32 * vector;
+      if (round_begin >= end) break;  // warp-uniform
+      map_chunk chunk;
+      chunk.p0 = round_begin + lane * vector;
+      const int4 c = reinterpret_cast<const int4*>(counts)[chunk.p0 / vector];
+      const int chunk_starts = c.x + c.y + c.z + c.w;
+      int starts_through = chunk_starts;
+      MERGEPATH_UNROLL
+      for (int d = 1; d < 32; d *= 2) {  // inclusive scan over the warp's chunks
+        const int s = __shfl_up_sync(0xffffffffu, starts_through, d);
+        if (lane >= d) starts_through += s;
+      }
+      const int mark = base + starts_through - chunk_starts;  // the starts before the chunk
+      chunk.marks[0] = mark + c.x;
+      chunk.marks[1] = chunk.marks[0] + c.y;
+      chunk.marks[2] = chunk.marks[1] + c.z;
+      chunk.marks[3] = chunk.marks[2] + c.w;
+      on_chunk(chunk);
+      base += __shfl_sync(0xffffffffu, starts_through, 31);
+    }
+  }
+};
 
 // The heads of a tile's segments (their first items): bit p of the bitmap is set when a segment
 // with items starts at the tile's item p, and then mark[p] says which (the rest of mark is never

@@ -69,9 +69,15 @@ void launch_transform_lbs(cuda_context& ctx, Func f, index_t count, StartsIt sta
   if (count == 0) return;  // nothing to call f for
   const index_t num_tiles = detail::ceil_div<index_t>(total, Policy::tuning.tile_items());
   auto path = split_load_balance_path<Policy>(ctx, count, starts, num_segments, num_tiles);
-  detail::launch_dependent("transform_lbs_kernel", kernel::transform_lbs_kernel<Policy, Func, StartsIt>,
-                           static_cast<unsigned>(num_tiles), Policy::tuning.block_threads, 0, ctx.stream(), f, count,
-                           starts, num_segments, static_cast<const index_t*>(path.splits.data()));
+  const auto* splits = static_cast<const index_t*>(path.splits.data());
+  if constexpr (kernel::stores_item_values<Func>::value)  // a value per item: whole chunks at a time
+    detail::launch_dependent("store_lbs_values_kernel", kernel::store_lbs_values_kernel<Policy, Func, StartsIt>,
+                             static_cast<unsigned>(num_tiles), Policy::tuning.block_threads, 0, ctx.stream(), f, count,
+                             starts, num_segments, splits);
+  else
+    detail::launch_dependent("transform_lbs_kernel", kernel::transform_lbs_kernel<Policy, Func, StartsIt>,
+                             static_cast<unsigned>(num_tiles), Policy::tuning.block_threads, 0, ctx.stream(), f, count,
+                             starts, num_segments, splits);
 }
 
 template <class Policy, class ValueAt, class StartsIt, class OutIt, class T, class Op>
@@ -105,20 +111,22 @@ void launch_segmented_reduce(cuda_context& ctx, ValueAt value_at, index_t count,
                  static_cast<const segment_partial<T>*>(scanned.data()), num_tiles, num_segments, out, init, op);
 }
 
-// The functors the interval calls pass to transform_lbs.
-template <class OutIt>
-struct write_segment {
-  OutIt out;
-  __device__ void operator()(index_t i, index_t segment, index_t) const {
-    out[i] = static_cast<typename std::iterator_traits<OutIt>::value_type>(segment);
-  }
+// What load_balancing_search and interval_expand store for each item: a value of the item alone,
+// so the tiles store chunks of consecutive items (kernel::store_item_values).
+struct item_segment {
+  __device__ index_t operator()(index_t, index_t segment) const { return segment; }
 };
-template <class ValuesIt, class OutIt>
-struct expand_values {
+template <class ValuesIt>
+struct segment_value {
   ValuesIt values;
-  OutIt out;
-  __device__ void operator()(index_t i, index_t segment, index_t) const { out[i] = values[segment]; }
+  __device__ auto operator()(index_t, index_t segment) const { return values[segment]; }
 };
+template <class OutIt>
+using write_segment = kernel::store_item_values<OutIt, item_segment>;
+template <class ValuesIt, class OutIt>
+using expand_values = kernel::store_item_values<OutIt, segment_value<ValuesIt>>;
+
+// The functors the other interval calls pass to transform_lbs.
 template <class InIt, class GatherIt, class OutIt>
 struct gather_intervals {
   InIt in;
@@ -168,7 +176,7 @@ void load_balancing_search(cuda_context& ctx, index_t count, StartsIt segment_st
                            OutIt out) {
   device::check_segments(ctx, "load_balancing_search", count, segment_starts, num_segments);
   detail::require_range("load_balancing_search", "out", out, count);
-  device::launch_transform_lbs<load_balancing_search_policy>(ctx, device::write_segment<OutIt>{out}, count,
+  device::launch_transform_lbs<load_balancing_search_policy>(ctx, device::write_segment<OutIt>{out, {}}, count,
                                                               segment_starts, num_segments);
 }
 
@@ -178,7 +186,7 @@ void interval_expand(cuda_context& ctx, ValuesIt values, index_t count, StartsIt
   device::check_segments(ctx, "interval_expand", count, segment_starts, num_segments);
   detail::require_range("interval_expand", "values", values, num_segments);
   detail::require_range("interval_expand", "out", out, count);
-  device::launch_transform_lbs<default_transform_lbs_policy>(ctx, device::expand_values<ValuesIt, OutIt>{values, out},
+  device::launch_transform_lbs<default_transform_lbs_policy>(ctx, device::expand_values<ValuesIt, OutIt>{out, {values}},
                                                              count, segment_starts, num_segments);
 }
 

@@ -1,11 +1,15 @@
 // The GPU load-balancing kernels. The path through (segment starts, items) is split into tiles by
 // the merge partition kernel (kernel/merge.cuh, starts against the counting sequence); then one
-// tile per block: transform_lbs_kernel calls f for each item, segmented_reduce_kernel reduces the
+// tile per block: transform_lbs_kernel calls f for each item, store_lbs_values_kernel stores a value
+// for each (load_balancing_search, interval_expand), segmented_reduce_kernel reduces the
 // items of each segment and leaves the segments that cross tiles to segmented_reduce_fixup_kernel.
 #pragma once
 
+#include <cub/util_type.cuh>
 #include <cub/block/block_scan.cuh>
 
+#include <cstdint>
+#include <iterator>
 #include <type_traits>
 
 #include "../block/load_balance.cuh"
@@ -23,6 +27,45 @@ __device__ inline load_balance_share tile_share(const index_t* splits, index_t t
   const index_t diag1 = detail::min_of(diag0 + tile_items, total);
   return load_balance_share_between(splits[tile], splits[tile + 1], diag0, diag1);
 }
+
+// A chunk of N consecutive values, moved with vector loads and stores where aligned.
+template <class T, int N>
+struct alignas(sizeof(T) * N < 16 ? sizeof(T) * N : 16) value_chunk {
+  T v[N];
+};
+template <class T>
+struct can_move_chunks
+    : std::bool_constant<std::is_trivially_copyable_v<T> &&
+                         (sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4 || sizeof(T) == 8)> {};
+
+// Where the caller only makes a value per item: out[index] = value_of(index, segment), run
+// by store_lbs_values_kernel instead of transform_lbs_kernel's call of f per item.
+template <class OutIt, class ValueOf>
+struct store_item_values {
+  OutIt out;
+  ValueOf value_of;
+};
+template <class Emit>
+struct stores_item_values : std::false_type {};
+template <class OutIt, class ValueOf>
+struct stores_item_values<store_item_values<OutIt, ValueOf>> : std::true_type {};
+
+// Position p of a tile's segment map: its item's index, and the segment of a mark.
+struct lbs_tile_frame {
+  index_t position_zero;        // the index of position 0 (item_begin - shift)
+  index_t segment_before_tile;  // the segment of mark 0: open when the tile begins
+  int min_mark;                 // 1 on the first tile: no item before the first start has segment -1
+
+  __device__ index_t index(int p) const { return position_zero + p; }
+  __device__ index_t segment(int mark) const { return segment_before_tile + max(mark, min_mark); }
+};
+
+// Whether store_item_values can store whole chunks (value_chunk): out a plain array of a 1, 2, 4
+// or 8-byte type, aligned to the chunk (checked per launch).
+template <class OutIt>
+struct can_store_chunks : std::false_type {};
+template <class T>
+struct can_store_chunks<T*> : std::bool_constant<!std::is_const_v<T> && can_move_chunks<T>::value> {};
 
 // Calls f(index, segment, rank) for every item of the block's tile. The tile's starts mark the
 // first item of each segment with items (block::segment_heads); a max-scan over the bitmap's
@@ -89,6 +132,58 @@ __global__ void __launch_bounds__(Policy::tuning.block_threads)
     const index_t segment_start = mark == 0 ? start_before_tile : share.item_begin + head;
     f(index, clamp_segment(segment_before_tile + mark, num_segments), rank_in_segment(index, segment_start));
   }
+}
+
+// store_item_values over the block's tile: each item's segment comes from
+// block::tile_segment_map, and each lane stores a chunk of consecutive values (one vector store
+// where out is an aligned plain array). For a value per item this beats transform_lbs_kernel
+// (H200, 2^26 int32, mean 4: load_balancing_search 0.149 against 0.155 ms, interval_expand 0.187
+// against 0.238); for a general f that kernel stays faster (merge_join's rows: 0.817 against 0.899).
+template <class Policy, class Emit, class StartsIt>
+__global__ void __launch_bounds__(Policy::tuning.block_threads)
+    store_lbs_values_kernel(Emit emit, index_t count, StartsIt starts, index_t num_segments, const index_t* splits) {
+  constexpr int threads = Policy::tuning.block_threads;
+  using map_t = block::tile_segment_map<threads, Policy::tuning.tile_items()>;
+  constexpr int vector = map_t::vector;
+  __shared__ map_t map;
+
+  detail::wait_for_prior_grid();  // the splits
+  const load_balance_share share = tile_share(splits, blockIdx.x, Policy::tuning.tile_items(), count + num_segments);
+  detail::allow_dependent_launch();
+  const int num_items = static_cast<int>(share.item_end - share.item_begin);
+  if (num_items == 0) return;  // a tile of empty segments' starts only
+  const int shift = static_cast<int>(share.item_begin % vector);
+  map.clear();
+  __syncthreads();
+  map.count_starts(starts, share, shift);
+
+  const index_t segment_before_tile = share.start_begin - 1;
+  const lbs_tile_frame frame{share.item_begin - shift, segment_before_tile, segment_before_tile >= 0 ? 0 : 1};
+  const int end = shift + num_items;
+
+  using OutIt = decltype(emit.out);
+  using T = typename std::iterator_traits<OutIt>::value_type;
+  [[maybe_unused]] bool whole_chunks = false;
+  if constexpr (can_store_chunks<OutIt>::value)
+    whole_chunks = reinterpret_cast<std::uintptr_t>(emit.out) % alignof(value_chunk<T, vector>) == 0;
+  map.for_each_chunk(end, [&](const block::map_chunk& chunk) {
+    const int p0 = chunk.p0;
+    auto value = [&](int j) {
+      return static_cast<T>(emit.value_of(frame.index(p0 + j), frame.segment(chunk.marks[j])));
+    };
+    if constexpr (can_store_chunks<OutIt>::value) {
+      if (whole_chunks && p0 >= shift && p0 + vector <= end) {
+        value_chunk<T, vector> values;
+        MERGEPATH_UNROLL
+        for (int j = 0; j < vector; ++j) values.v[j] = value(j);
+        *reinterpret_cast<value_chunk<T, vector>*>(emit.out + frame.index(p0)) = values;
+        return;
+      }
+    }
+    MERGEPATH_UNROLL
+    for (int j = 0; j < vector; ++j)
+      if (p0 + j >= shift && p0 + j < end) emit.out[frame.index(p0 + j)] = value(j);
+  });
 }
 
 // Whether segmented_reduce's value source reads a plain array of T, which a tile can copy to

@@ -20,15 +20,14 @@ inline std::ostream& operator<<(std::ostream& os, const load_balance_tuning& t) 
   return os << "{block_threads " << t.block_threads << ", items_per_thread " << t.items_per_thread << "}";
 }
 
-// transform_lbs and everything built on it: a tile marks its segments' first items in a bitmap
-// (a word per 32 items) and finds an item's segment from its word or a scan over the words. The
-// kernel is bound by its instructions, not by DRAM (ncu, H200). With f writing just the segment
-// (load_balancing_search), longer tiles spread the per-tile work thinner (H200, 2^26 int32, bench
-// --tunings at 0978d7c: 128 x 47 took 0.155 / 0.108 / 0.100 ms at means 4 / 300 / 1e6, 128 x 31
-// 0.156 / 0.112 / 0.103, 128 x 15 0.182 / 0.126 / 0.116); with a heavier f they were slower at short
-// segments (interval_expand, merge_join at means 4 and 1), so the general default stays 128 x 15.
+// transform_lbs and everything built on it. A tile of load_balancing_search or interval_expand
+// counts its starts at each item (block::tile_segment_map): 128 x 15 was the fastest shape there at
+// every mean (H200, 2^26 int32, bench --tunings: 128 x 31, 47 or 63, 256 x 15 or 23 were 2-30%
+// slower; the shared counts, 4 bytes an item, make longer tiles cost occupancy). transform_lbs with
+// a general f marks a bitmap (block::segment_heads): longer tiles were slower there with a heavier
+// f (interval_expand, merge_join at means 4 and 1).
 constexpr load_balance_tuning default_transform_lbs_tuning = {128, 15};
-constexpr load_balance_tuning load_balancing_search_tuning = {128, 47};
+constexpr load_balance_tuning load_balancing_search_tuning = {128, 15};
 
 // segmented_reduce: a tile also holds its items' values in shared memory, so wider values take
 // shorter tiles (about 64 bytes of values a thread, an odd count as above). 256 threads were
