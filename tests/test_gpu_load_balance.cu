@@ -83,7 +83,7 @@ TYPED_TEST(GpuLoadBalance, SearchAndTransformMatchReference) {
     }
 }
 
-// The tiles store chunks of four items where the output is a 16-byte aligned array, and item by
+// The tiles store chunks of eight items where the output is a 16-byte aligned array, and item by
 // item elsewhere: outputs one item off that alignment, and through an iterator, take the second way.
 TYPED_TEST(GpuLoadBalance, SearchAndExpandIntoUnalignedOutputs) {
   cuda_context ctx;
@@ -117,6 +117,47 @@ TYPED_TEST(GpuLoadBalance, SearchAndExpandIntoUnalignedOutputs) {
       for (index_t i = 0; i < count; ++i)
         ASSERT_EQ(got[static_cast<std::size_t>(i)], expected[static_cast<std::size_t>(i)]) << "item " << i;
     }
+}
+
+// A 16-byte value: interval_expand copies a tile's values to shared memory in 16-byte pieces.
+struct four_ints {
+  int v[4];
+  bool operator==(const four_ints& o) const { return v[0] == o.v[0] && v[1] == o.v[1] && v[2] == o.v[2] && v[3] == o.v[3]; }
+};
+
+template <class Value, class Start, class MakeValue>
+void expand_matches_reference(cuda_context& ctx, MakeValue make_value) {
+  for (segment_shape shape : all_segment_shapes())
+    for (index_t count : gpu_counts()) {
+      SCOPED_TRACE(::testing::Message() << shape << " count " << count << " seed " << base_seed());
+      auto starts = make_segment_starts<Start>(shape, count, case_seed({count, 4}));
+      const auto segment = reference_segments(count, starts);
+      std::vector<Value> values(starts.size());
+      for (std::size_t s = 0; s < values.size(); ++s) values[s] = make_value(s);
+      device_vector<Start> d_starts(starts);
+      device_vector<Value> d_values(values);
+      device_vector<Value> expanded(static_cast<std::size_t>(count));
+      expanded.fill_poison();
+      mergepath::interval_expand(ctx, d_values.data(), count, d_starts.data(), static_cast<index_t>(starts.size()),
+                                 expanded.data());
+      auto got = expanded.download();
+      for (index_t i = 0; i < count; ++i) {
+        const auto k = static_cast<std::size_t>(i);
+        ASSERT_TRUE(got[k] == values[static_cast<std::size_t>(segment[k])]) << "item " << i;
+      }
+    }
+}
+
+// The tiles' values arrive in shared memory beside their starts (4, 8 and 16-byte types), at every
+// alignment a tile's first segment gives them; tiles of more starts than that room read them directly.
+TYPED_TEST(GpuLoadBalance, IntervalExpandEachValueSize) {
+  cuda_context ctx;
+  expand_matches_reference<std::int32_t, TypeParam>(ctx, [](std::size_t s) { return static_cast<std::int32_t>(s * 3 + 1); });
+  expand_matches_reference<double, TypeParam>(ctx, [](std::size_t s) { return static_cast<double>(s) * 0.5; });
+  expand_matches_reference<four_ints, TypeParam>(ctx, [](std::size_t s) {
+    const int x = static_cast<int>(s);
+    return four_ints{{x, x + 1, -x, x * 7}};
+  });
 }
 
 TYPED_TEST(GpuLoadBalance, IntervalExpandGatherScatterMove) {

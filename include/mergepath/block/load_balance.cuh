@@ -12,34 +12,37 @@ namespace mergepath {
 namespace block {
 
 // One lane's chunk of a tile_segment_map, as for_each_chunk() hands it over: its positions
-// [p0, p0 + 4) and each one's mark.
+// [p0, p0 + 8) and each one's mark.
 struct map_chunk {
+  static constexpr int size = 8;
   int p0;
-  int marks[4];
+  int marks[size];
 };
 
 // A tile's items in chunks of `vector` consecutive items, aligned to the global item order (so a
-// chunk of a plain array is one vector store). Position p of the map is the tile's item
+// chunk of a plain array is one or two vector stores). Position p of the map is the tile's item
 // p - shift, where shift = item_begin % vector. count_starts() puts at each position the number
 // of the tile's starts there; for_each_chunk() then scans the counts, each warp over its own
 // region of positions, and hands every lane, chunk by chunk, each item's mark: the tile's starts
-// at or before it, so its segment is the tile's first segment + mark. One shared-memory load and
-// six shuffles per 128 items.
+// at or before it, so its segment is the tile's first segment + mark. The counts are 16-bit (a
+// tile has fewer than 2^16 starts), so a lane reads its chunk's eight in one 16-byte load, and a
+// warp scans 256 items with one five-step shuffle scan.
 template <int BlockThreads, int TileItems>
 struct tile_segment_map {
-  static constexpr int vector = 4;
+  static constexpr int vector = map_chunk::size;
   static constexpr int warps = BlockThreads / 32;
   static constexpr int rounds = ((TileItems + vector - 1 + vector - 1) / vector + BlockThreads - 1) / BlockThreads;
   static constexpr int region_positions = rounds * 32 * vector;  // a warp's positions
   static constexpr int positions = region_positions * warps;
   static_assert(BlockThreads % 32 == 0, "tile_segment_map: whole warps");
+  static_assert(TileItems < (1 << 16), "tile_segment_map: a tile's starts, so any sum of its counts, fit 16 bits");
 
-  alignas(16) int counts[positions];
-  int region_starts[warps];  // starts counted in each warp's region
+  alignas(16) unsigned counts[positions / 2];  // two 16-bit counts a word, the lower first
+  int region_starts[warps];                    // starts counted in each warp's region
 
   __device__ void clear() {
     for (int c = threadIdx.x; c < positions / vector; c += BlockThreads)
-      reinterpret_cast<int4*>(counts)[c] = make_int4(0, 0, 0, 0);
+      reinterpret_cast<uint4*>(counts)[c] = make_uint4(0, 0, 0, 0);
     if (threadIdx.x < warps) region_starts[threadIdx.x] = 0;
   }
 
@@ -59,7 +62,8 @@ struct tile_segment_map {
         const index_t offset = static_cast<index_t>(starts[share.start_begin + k]) - share.item_begin;
         if (offset < num_items) position = static_cast<int>(detail::max_of<index_t>(offset, 0)) + shift;
       }
-      if (position >= 0) atomicAdd(counts + position, 1);  // atomic: empty segments share a position
+      // Atomic: empty segments share a position. No carry reaches the neighbour: fewer than 2^16.
+      if (position >= 0) atomicAdd(counts + position / 2, 1u << (position % 2 * 16));
       // The lanes' starts fall in runs of one region each (one run per region when sorted): the
       // last lane of each run adds the run's length to the region's total.
       const int region = position >= 0 ? position / region_positions : -1;
@@ -89,19 +93,24 @@ struct tile_segment_map {
       if (round_begin >= end) break;  // warp-uniform
       map_chunk chunk;
       chunk.p0 = round_begin + lane * vector;
-      const int4 c = reinterpret_cast<const int4*>(counts)[chunk.p0 / vector];
-      const int chunk_starts = c.x + c.y + c.z + c.w;
+      const uint4 c = reinterpret_cast<const uint4*>(counts)[chunk.p0 / vector];
+      const unsigned pairs = c.x + c.y + c.z + c.w;  // both halves at once: no carry (static_assert)
+      const int chunk_starts = static_cast<int>((pairs & 0xffffu) + (pairs >> 16));
       int starts_through = chunk_starts;
       MERGEPATH_UNROLL
       for (int d = 1; d < 32; d *= 2) {  // inclusive scan over the warp's chunks
         const int s = __shfl_up_sync(0xffffffffu, starts_through, d);
         if (lane >= d) starts_through += s;
       }
-      const int mark = base + starts_through - chunk_starts;  // the starts before the chunk
-      chunk.marks[0] = mark + c.x;
-      chunk.marks[1] = chunk.marks[0] + c.y;
-      chunk.marks[2] = chunk.marks[1] + c.z;
-      chunk.marks[3] = chunk.marks[2] + c.w;
+      int mark = base + starts_through - chunk_starts;  // the starts before the chunk
+      const unsigned words[4] = {c.x, c.y, c.z, c.w};
+      MERGEPATH_UNROLL
+      for (int w = 0; w < 4; ++w) {
+        mark += static_cast<int>(words[w] & 0xffffu);
+        chunk.marks[2 * w] = mark;
+        mark += static_cast<int>(words[w] >> 16);
+        chunk.marks[2 * w + 1] = mark;
+      }
       on_chunk(chunk);
       base += __shfl_sync(0xffffffffu, starts_through, 31);
     }

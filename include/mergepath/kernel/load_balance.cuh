@@ -32,6 +32,23 @@ template <class T, int N>
 struct alignas(sizeof(T) * N < 16 ? sizeof(T) * N : 16) value_chunk {
   T v[N];
 };
+// *to = chunk, in 16-byte stores where the chunk is a whole number of them. (A plain assignment
+// of a 32-byte chunk became four 4-byte stores and one 16-byte store; so did uint4 copies.)
+template <class T, int N>
+__device__ __forceinline__ void store_chunk(T* to, const value_chunk<T, N>& chunk) {
+  if constexpr (sizeof(chunk) % 16 == 0) {
+    MERGEPATH_UNROLL
+    for (int k = 0; k < static_cast<int>(sizeof(chunk) / 16); ++k) {
+      uint4 piece;
+      memcpy(&piece, reinterpret_cast<const unsigned char*>(&chunk) + 16 * k, 16);
+      asm volatile("st.global.v4.u32 [%0], {%1, %2, %3, %4};" ::"l"(reinterpret_cast<uint4*>(to) + k), "r"(piece.x),
+                   "r"(piece.y), "r"(piece.z), "r"(piece.w)
+                   : "memory");
+    }
+  } else {
+    *reinterpret_cast<value_chunk<T, N>*>(to) = chunk;
+  }
+}
 template <class T>
 struct can_move_chunks
     : std::bool_constant<std::is_trivially_copyable_v<T> &&
@@ -133,32 +150,90 @@ __global__ void __launch_bounds__(Policy::tuning.block_threads)
   }
 }
 
+// The two value_of's of store_item_values: load_balancing_search stores each item's segment,
+// interval_expand its segment's value.
+struct item_segment {
+  __device__ index_t operator()(index_t, index_t segment) const { return segment; }
+};
+template <class ValuesIt>
+struct segment_value {
+  ValuesIt values;
+  __device__ auto operator()(index_t, index_t segment) const { return values[segment]; }
+};
+
+// Whether store_lbs_values_kernel copies a tile's segment values to shared memory beside its
+// starts (a plain array of a 4, 8 or 16-byte type): read per item in the store loop, each round's
+// loads waited for DRAM before its stores.
+template <class ValueOf>
+struct stages_segment_values : std::false_type {};
+template <class V>
+struct stages_segment_values<segment_value<V*>> : std::bool_constant<block::can_copy_async<std::remove_const_t<V>, V*>> {};
+
+// A tile's segment values in shared memory: value(mark) = values[the tile's segment of mark].
+// Room for tiles of up to Capacity - 1 starts (mean segments of one item and more at 128 x 15);
+// a tile with more reads its values from global memory.
+template <class V, int Capacity>
+struct segment_value_table {
+  static constexpr int padding = 16 / sizeof(V);  // the run's shift to 16-byte pieces
+  alignas(16) unsigned char bytes[sizeof(V) * (Capacity + padding)];
+  __device__ const V* values() const { return reinterpret_cast<const V*>(bytes); }
+  __device__ V* values() { return reinterpret_cast<V*>(bytes); }
+};
+struct no_value_table {};
+
 // store_item_values over the block's tile: each item's segment comes from
-// block::tile_segment_map, and each lane stores a chunk of consecutive values (one vector store
-// where out is an aligned plain array). For a value per item this beats transform_lbs_kernel
-// (H200, 2^26 int32, mean 4: load_balancing_search 0.139 against 0.155 ms, interval_expand 0.176
+// block::tile_segment_map, and each lane stores a chunk of consecutive values (vector stores where
+// out is an aligned plain array). For a value per item this beats transform_lbs_kernel (H200,
+// 2^26 int32, mean 4: load_balancing_search 0.139 against 0.155 ms, interval_expand 0.176
 // against 0.238); for a general f that kernel stays faster (merge_join's rows: 0.817 against 0.899).
 template <class Policy, class Emit, class StartsIt>
 __global__ void __launch_bounds__(Policy::tuning.block_threads)
     store_lbs_values_kernel(Emit emit, index_t count, StartsIt starts, index_t num_segments, const index_t* splits) {
   constexpr int threads = Policy::tuning.block_threads;
-  using map_t = block::tile_segment_map<threads, Policy::tuning.tile_items()>;
+  constexpr int tile_items = Policy::tuning.tile_items();
+  using map_t = block::tile_segment_map<threads, tile_items>;
   constexpr int vector = map_t::vector;
+  using ValueOf = decltype(emit.value_of);
+  constexpr bool staged = stages_segment_values<ValueOf>::value;
+  constexpr int table_capacity = tile_items / 2 + 1;
+  using value_t = std::remove_cv_t<std::remove_reference_t<decltype(emit.value_of(index_t{}, index_t{}))>>;
+  using table_t = std::conditional_t<staged, segment_value_table<value_t, table_capacity>, no_value_table>;
   __shared__ map_t map;
+  __shared__ table_t table;
 
   detail::wait_for_prior_grid();  // the splits
-  const load_balance_share share = tile_share(splits, blockIdx.x, Policy::tuning.tile_items(), count + num_segments);
+  const load_balance_share share = tile_share(splits, blockIdx.x, tile_items, count + num_segments);
   detail::allow_dependent_launch();
   const int num_items = static_cast<int>(share.item_end - share.item_begin);
   if (num_items == 0) return;  // a tile of empty segments' starts only
   const int shift = static_cast<int>(share.item_begin % vector);
-  map.clear();
-  __syncthreads();
-  map.count_starts(starts, share, shift);
-
   const index_t segment_before_tile = share.start_begin - 1;
   const lbs_tile_frame frame{share.item_begin - shift, segment_before_tile, segment_before_tile >= 0 ? 0 : 1};
   const int end = shift + num_items;
+
+  // The table holds marks [min_mark, num_starts] from position `table_offset + mark`.
+  [[maybe_unused]] bool use_table = false;
+  [[maybe_unused]] int table_offset = 0;
+  if constexpr (staged) {
+    const int table_count = static_cast<int>(share.start_end - share.start_begin) + 1 - frame.min_mark;
+    use_table = table_count >= 1 && table_count <= table_capacity;  // none: malformed starts
+    if (use_table) {
+      const value_t* first = emit.value_of.values + (segment_before_tile + frame.min_mark);
+      const int base = block::address_residue<value_t>(first);
+      table_offset = base - frame.min_mark;
+      block::copy_run_to_shared<threads, table_capacity>(first, table_count, table.values(), base);
+      block::commit_copies();
+    }
+  }
+  map.clear();
+  __syncthreads();
+  map.count_starts(starts, share, shift);  // the table's copies fly meanwhile
+  if constexpr (staged) {
+    if (use_table) {
+      block::wait_for_copies<0>();
+      __syncthreads();
+    }
+  }
 
   using OutIt = decltype(emit.out);
   using T = typename std::iterator_traits<OutIt>::value_type;
@@ -168,6 +243,9 @@ __global__ void __launch_bounds__(Policy::tuning.block_threads)
   map.for_each_chunk(end, [&](const block::map_chunk& chunk) {
     const int p0 = chunk.p0;
     auto value = [&](int j) {
+      if constexpr (staged) {
+        if (use_table) return static_cast<T>(table.values()[max(chunk.marks[j], frame.min_mark) + table_offset]);
+      }
       return static_cast<T>(emit.value_of(frame.index(p0 + j), frame.segment(chunk.marks[j])));
     };
     if constexpr (can_store_chunks<OutIt>::value) {
@@ -175,7 +253,7 @@ __global__ void __launch_bounds__(Policy::tuning.block_threads)
         value_chunk<T, vector> values;
         MERGEPATH_UNROLL
         for (int j = 0; j < vector; ++j) values.v[j] = value(j);
-        *reinterpret_cast<value_chunk<T, vector>*>(emit.out + frame.index(p0)) = values;
+        store_chunk(emit.out + frame.index(p0), values);
         return;
       }
     }

@@ -21,11 +21,11 @@ inline std::ostream& operator<<(std::ostream& os, const load_balance_tuning& t) 
 }
 
 // transform_lbs and everything built on it. A tile of load_balancing_search or interval_expand
-// counts its starts at each item (block::tile_segment_map): 128 x 15 was the fastest shape there at
-// every mean (H200, 2^26 int32, bench --tunings: 128 x 31, 47 or 63, 256 x 15 or 23 were 2-30%
-// slower; the shared counts, 4 bytes an item, make longer tiles cost occupancy). transform_lbs with
-// a general f marks a bitmap (block::segment_heads): longer tiles were slower there with a heavier
-// f (interval_expand, merge_join at means 4 and 1).
+// counts its starts at each item (block::tile_segment_map, 2 bytes an item): 128 x 15 was as fast as
+// any other shape there (H100, 2^26 int32, bench --tunings: 256 x 15 within 2% at every mean, 128 x
+// 31 faster at mean 4 but 3-7% slower from mean 16 on). transform_lbs with a general f marks a
+// bitmap (block::segment_heads): longer tiles were slower there with a heavier f (merge_join at
+// mean 1).
 constexpr load_balance_tuning default_transform_lbs_tuning = {128, 15};
 constexpr load_balance_tuning load_balancing_search_tuning = {128, 15};
 
