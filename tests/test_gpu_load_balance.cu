@@ -239,6 +239,67 @@ TYPED_TEST(GpuLoadBalance, SegmentedReduceSumsMinMax) {
     }
 }
 
+// A 16-byte value and its sum.
+struct two_sums {
+  long long x, y;
+  bool operator==(const two_sums& o) const { return x == o.x && y == o.y; }
+};
+std::ostream& operator<<(std::ostream& os, const two_sums& v) { return os << "{" << v.x << ", " << v.y << "}"; }
+struct add_two_sums {
+  __host__ __device__ two_sums operator()(const two_sums& l, const two_sums& r) const { return {l.x + r.x, l.y + r.y}; }
+};
+struct two_sums_of {
+  const int* values;
+  __device__ two_sums operator()(index_t i) const { return {values[i], 2LL * values[i] + i}; }
+};
+
+// A tile copies a plain array's values to shared memory in 16-byte pieces where they line up, one
+// by one elsewhere: int sums from an aligned and a misaligned array, doubles, and a 16-byte value
+// made by a transform.
+TYPED_TEST(GpuLoadBalance, SegmentedReduceReadsAlignedAndMisalignedValues) {
+  cuda_context ctx;
+  for (segment_shape shape : all_segment_shapes())
+    for (index_t count : gpu_counts()) {
+      SCOPED_TRACE(::testing::Message() << shape << " count " << count << " seed " << base_seed());
+      auto starts = make_segment_starts<TypeParam>(shape, count, case_seed({count, 7}));
+      const auto num_segments = static_cast<index_t>(starts.size());
+      std::vector<int> values(static_cast<std::size_t>(count) + 1);
+      std::vector<double> halves(static_cast<std::size_t>(count));
+      for (std::size_t i = 0; i < values.size(); ++i) values[i] = static_cast<int>(i % 1000) - 500;
+      for (std::size_t i = 0; i < halves.size(); ++i) halves[i] = static_cast<double>(i % 77) * 0.5;
+      device_vector<TypeParam> d_starts(starts);
+      device_vector<int> d_values(values);
+      device_vector<double> d_halves(halves);
+      device_vector<int> aligned(starts.size()), misaligned(starts.size());
+      device_vector<double> doubles(starts.size());
+      aligned.fill_poison(), misaligned.fill_poison(), doubles.fill_poison();
+      mergepath::segmented_reduce(ctx, d_values.data(), count, d_starts.data(), num_segments, aligned.data(), 0);
+      mergepath::segmented_reduce(ctx, d_values.data() + 1, count, d_starts.data(), num_segments, misaligned.data(), 0);
+      mergepath::segmented_reduce(ctx, d_halves.data(), count, d_starts.data(), num_segments, doubles.data(), 0.0);
+      auto at = [&](std::size_t shift) {
+        return [&, shift](index_t i) { return values[static_cast<std::size_t>(i) + shift]; };
+      };
+      expect_equal_vectors(aligned.download(), reference_segmented_reduce<int>(count, starts, at(0), 0, mergepath::plus<>{}));
+      expect_equal_vectors(misaligned.download(),
+                           reference_segmented_reduce<int>(count, starts, at(1), 0, mergepath::plus<>{}));
+      device_vector<two_sums> wide(starts.size());
+      wide.fill_poison();
+      mergepath::transform_segmented_reduce(ctx, two_sums_of{d_values.data()}, count, d_starts.data(), num_segments,
+                                            wide.data(), two_sums{0, 0}, add_two_sums{});
+      expect_equal_vectors(wide.download(), reference_segmented_reduce<two_sums>(
+                                                count, starts,
+                                                [&](index_t i) {
+                                                  const long long v = values[static_cast<std::size_t>(i)];
+                                                  return two_sums{v, 2 * v + i};
+                                                },
+                                                two_sums{0, 0}, add_two_sums{}));
+      // Sums of halves below 2^52 are exact in any order.
+      expect_equal_vectors(doubles.download(), reference_segmented_reduce<double>(
+                                                   count, starts, [&](index_t i) { return halves[static_cast<std::size_t>(i)]; },
+                                                   0.0, mergepath::plus<>{}));
+    }
+}
+
 TYPED_TEST(GpuLoadBalance, SegmentedReduceKeepsTheItemsOrder) {
   cuda_context ctx;
   for (segment_shape shape : all_segment_shapes())
