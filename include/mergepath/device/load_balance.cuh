@@ -192,8 +192,8 @@ void interval_expand(cuda_context& ctx, ValuesIt values, index_t count, StartsIt
   device::check_segments(ctx, "interval_expand", count, segment_starts, num_segments);
   detail::require_range("interval_expand", "values", values, num_segments);
   detail::require_range("interval_expand", "out", out, count);
-  device::launch_transform_lbs<default_transform_lbs_policy>(ctx, device::expand_values<ValuesIt, OutIt>{out, {values}},
-                                                             count, segment_starts, num_segments);
+  device::launch_transform_lbs<interval_expand_policy>(ctx, device::expand_values<ValuesIt, OutIt>{out, {values}}, count,
+                                                       segment_starts, num_segments);
 }
 
 template <class InIt, class StartsIt, class GatherIt, class OutIt>

@@ -170,8 +170,8 @@ template <class V>
 struct stages_segment_values<segment_value<V*>> : std::bool_constant<block::can_copy_async<std::remove_const_t<V>, V*>> {};
 
 // A tile's segment values in shared memory: value(mark) = values[the tile's segment of mark].
-// Room for tiles of up to Capacity - 1 starts (mean segments of one item and more at 128 x 15);
-// a tile with more reads its values from global memory.
+// Room for tiles of up to Capacity - 1 starts (half the tile, or ~8 KB of wider values: mean
+// segments of one item or more for int32); a tile with more reads its values from global memory.
 template <class V, int Capacity>
 struct segment_value_table {
   static constexpr int padding = 16 / sizeof(V);  // the run's shift to 16-byte pieces
@@ -195,8 +195,8 @@ __global__ void __launch_bounds__(Policy::tuning.block_threads)
   constexpr int vector = map_t::vector;
   using ValueOf = decltype(emit.value_of);
   constexpr bool staged = stages_segment_values<ValueOf>::value;
-  constexpr int table_capacity = tile_items / 2 + 1;
   using value_t = std::remove_cv_t<std::remove_reference_t<decltype(emit.value_of(index_t{}, index_t{}))>>;
+  constexpr int table_capacity = detail::min_of<int>(tile_items / 2, 8192 / sizeof(value_t)) + 1;  // ~8 KB
   using table_t = std::conditional_t<staged, segment_value_table<value_t, table_capacity>, no_value_table>;
   __shared__ map_t map;
   __shared__ table_t table;

@@ -21,13 +21,16 @@ inline std::ostream& operator<<(std::ostream& os, const load_balance_tuning& t) 
 }
 
 // transform_lbs and everything built on it. A tile of load_balancing_search or interval_expand
-// counts its starts at each item (block::tile_segment_map, 2 bytes an item): 128 x 15 was as fast as
-// any other shape there (H100, 2^26 int32, bench --tunings: 256 x 15 within 2% at every mean, 128 x
-// 31 faster at mean 4 but 3-7% slower from mean 16 on). transform_lbs with a general f marks a
-// bitmap (block::segment_heads): longer tiles were slower there with a heavier f (merge_join at
-// mean 1).
+// counts its starts at each item (block::tile_segment_map, 2 bytes an item). load_balancing_search:
+// 128 x 15 was the best shape or within 2% of it from mean 16 on (H200, 2^26 int32, bench
+// --tunings; 128 x 31 was faster at mean 4, 71 against 63% of copy, but 75 against 93% at mean
+// 300). interval_expand also copies its tiles' segment values to shared memory: 128 x 31 was as
+// fast at mean 4 and faster from mean 16 on (H200: 80 against 71% of copy at mean 16, 88 against
+// 79% at 300). transform_lbs with a general f marks a bitmap (block::segment_heads): longer tiles
+// were slower there with a heavier f (merge_join at mean 1).
 constexpr load_balance_tuning default_transform_lbs_tuning = {128, 15};
 constexpr load_balance_tuning load_balancing_search_tuning = {128, 15};
+constexpr load_balance_tuning interval_expand_tuning = {128, 31};
 
 // segmented_reduce: a tile also holds its items' values in shared memory, so wider values take
 // shorter tiles (about 64 bytes of values a thread, an odd count as above). 256 threads were
@@ -45,6 +48,9 @@ struct default_transform_lbs_policy {
 };
 struct load_balancing_search_policy {
   static constexpr load_balance_tuning tuning = load_balancing_search_tuning;
+};
+struct interval_expand_policy {
+  static constexpr load_balance_tuning tuning = interval_expand_tuning;
 };
 template <class T>
 struct default_segmented_reduce_policy {
