@@ -126,7 +126,7 @@ void reduce_tuning_rows(bench_context& b, index_t n, const item_type* values, co
   one(lb_policy<128, 23>{});
   one(lb_policy<128, 31>{});
   one(lb_policy<256, 15>{});
-  one(lb_policy<64, 15>{});
+  one(lb_policy<256, 23>{});
 }
 
 void gpu_rows(bench_context& b, index_t n, index_t mean) {

@@ -1600,10 +1600,19 @@ int probe_main(int argc, char** argv) {
     mergepath::segmented_reduce(ctx, values.data().get(), n, starts.data().get(), segments, sums.data().get(), 0);
   });
   thrust::host_vector<int> got = sums;
-  bool ok = true;
-  for (index_t s = 0; s < segments; ++s)
-    ok &= got[s] == (s + 1 < segments ? offsets[s + 1] : n) - offsets[s];
-  std::printf("  %s\n", ok ? "ok" : "MISMATCH");
+  index_t bad = 0, first_bad = -1;
+  for (index_t s = 0; s < segments; ++s) {
+    if (got[s] == (s + 1 < segments ? offsets[s + 1] : n) - offsets[s]) continue;
+    if (bad++ == 0) first_bad = s;
+  }
+  if (bad == 0) {
+    std::printf("  ok\n");
+  } else {
+    const index_t s = first_bad;
+    std::printf("  MISMATCH at %lld segments, first %lld (start %d): %d, expected %lld\n", static_cast<long long>(bad),
+                static_cast<long long>(s), offsets[s], got[s],
+                static_cast<long long>((s + 1 < segments ? offsets[s + 1] : n) - offsets[s]));
+  }
   return 0;
 }
 

@@ -1,9 +1,11 @@
 // One tile of the load-balancing path in shared memory, two ways: tile_segment_map counts the
 // tile's starts at each item and scans the counts a warp at a time, which gives every item its
-// segment (load_balancing_search, interval_expand); segment_heads marks the first item of each
-// segment with items in a bitmap, beside which segment starts there (transform_lbs,
-// segmented_reduce). kernel/load_balance.cuh uses both.
+// segment (load_balancing_search, interval_expand); head_bitmap marks the first item of each
+// segment with items, and segment_heads beside it which segment starts there (transform_lbs;
+// segmented_reduce keeps each start's offset instead). kernel/load_balance.cuh uses both.
 #pragma once
+
+#include <cstdint>
 
 #include "../detail/config.hpp"
 #include "../thread/load_balance.hpp"
@@ -117,21 +119,22 @@ struct tile_segment_map {
   }
 };
 
-// The heads of a tile's segments (their first items): bit p of the bitmap is set when a segment
-// with items starts at the tile's item p, and then mark[p] says which (the rest of mark is never
-// written or read). A bitmap is 1/32 of the tile to clear, and a warp reading it in item order
-// reads one word: the kernels were bound by per-item shared-memory instructions (ncu, H200).
+// The heads of a tile's segments (their first items): bit p is set when a segment with items
+// starts at the tile's item p. A bitmap is 1/32 of the tile to clear, and a warp reading it in
+// item order reads one word: the kernels were bound by per-item shared-memory instructions (ncu,
+// H200).
 template <int TileItems>
-struct segment_heads {
+struct head_bitmap {
   static constexpr int words = (TileItems + 31) / 32;
   unsigned bits[words];
-  int mark[TileItems];
 
-  // Before mark(): no heads.
+  // Before set(): no heads.
   template <int BlockThreads>
   __device__ void clear() {
     for (int w = threadIdx.x; w < words; w += BlockThreads) bits[w] = 0;
   }
+
+  __device__ void set(int p) { atomicOr(bits + (p >> 5), 1u << (p & 31)); }
 
   // The heads at positions [first, first + 32), bit j for position first + j (0 past the tile).
   __device__ unsigned bits_from(int first) const {
@@ -147,32 +150,65 @@ struct segment_heads {
   }
 };
 
-// Marks the heads of the tile's segments: mark_of(m, p) at the tile's item p, m >= 1, when
-// segment share.start_begin - 1 + m (the tile's m-th start) starts there and has items; calls
-// on_empty(s) for each segment s that starts and ends inside the tile with no item. heads must be
-// clear beforehand. Offsets are clamped into [0, num_items], so malformed starts mark (or call
-// on_empty for) a segment of the tile, never a place outside it. Ends with a barrier.
-template <int BlockThreads, int TileItems, class StartsIt, class MarkOf, class OnEmpty>
-__device__ void mark_segment_heads(StartsIt starts, const load_balance_share& share, segment_heads<TileItems>& heads,
-                                   MarkOf mark_of, OnEmpty on_empty) {
+// A head bitmap that also says which segment starts at each head: mark[p] = m for the tile's m-th
+// start (the rest of mark is never written or read).
+template <int TileItems>
+struct segment_heads : head_bitmap<TileItems> {
+  int mark[TileItems];
+};
+
+// offsets[k] = the tile's item where its start k (share.start_begin + k) falls, clamped into
+// [0, num_items]: malformed starts give offsets of the tile, never places outside it. Each thread
+// loads `batch` starts before it uses any: one wait for global memory per batch, not per start
+// (ncu, H200: the kernels stalled on these loads one start at a time). Ends with a barrier.
+template <int BlockThreads, class StartsIt>
+__device__ void load_start_offsets(StartsIt starts, const load_balance_share& share, std::uint16_t* offsets) {
+  constexpr int batch = 4;
   const int num_starts = static_cast<int>(share.start_end - share.start_begin);
   const index_t num_items = share.item_end - share.item_begin;
-  auto offset_of = [&](index_t s) {
-    return static_cast<int>(detail::min_of(detail::max_of<index_t>(static_cast<index_t>(starts[s]) - share.item_begin, 0), num_items));
-  };
-  for (int k = threadIdx.x; k < num_starts; k += BlockThreads) {
-    const index_t s = share.start_begin + k;
-    const bool last = k + 1 == num_starts;  // its segment runs on past the tile
-    const int offset = offset_of(s);
-    const int next = last ? static_cast<int>(num_items) : offset_of(s + 1);
-    if (offset < next) {
-      atomicExch(heads.mark + offset, mark_of(k + 1, offset));  // atomic: malformed starts may mark one item twice
-      atomicOr(heads.bits + (offset >> 5), 1u << (offset & 31));
-    } else if (!last) {
-      on_empty(s);
+  for (int k0 = 0; k0 < num_starts; k0 += BlockThreads * batch) {
+    int loaded[batch];
+    MERGEPATH_UNROLL
+    for (int b = 0; b < batch; ++b) {
+      const int k = k0 + b * BlockThreads + static_cast<int>(threadIdx.x);
+      if (k < num_starts) {
+        const index_t offset = static_cast<index_t>(starts[share.start_begin + k]) - share.item_begin;
+        loaded[b] = static_cast<int>(detail::min_of(detail::max_of<index_t>(offset, 0), num_items));
+      }
+    }
+    MERGEPATH_UNROLL
+    for (int b = 0; b < batch; ++b) {
+      const int k = k0 + b * BlockThreads + static_cast<int>(threadIdx.x);
+      if (k < num_starts) offsets[k] = static_cast<std::uint16_t>(loaded[b]);
     }
   }
   __syncthreads();
+}
+
+// on_start(k, offset, next) for each of the tile's starts k, from their offsets
+// (load_start_offsets): next is the following start's offset, the tile's end for the last start,
+// and the start's segment has items here when offset < next. Ends with a barrier.
+template <int BlockThreads, class OnStart>
+__device__ void for_each_start_offset(const std::uint16_t* offsets, const load_balance_share& share, OnStart on_start) {
+  const int num_starts = static_cast<int>(share.start_end - share.start_begin);
+  const int num_items = static_cast<int>(share.item_end - share.item_begin);
+  for (int k = threadIdx.x; k < num_starts; k += BlockThreads)
+    on_start(k, offsets[k], k + 1 < num_starts ? offsets[k + 1] : num_items);
+  __syncthreads();
+}
+
+// Marks the heads of the tile's segments and which start each is (segment_heads, mark m >= 1 for
+// segment share.start_begin - 1 + m), through the starts' offsets. heads must be clear
+// beforehand. Ends with a barrier.
+template <int BlockThreads, int TileItems, class StartsIt>
+__device__ void mark_segment_heads(StartsIt starts, const load_balance_share& share, segment_heads<TileItems>& heads,
+                                   std::uint16_t* offsets) {
+  load_start_offsets<BlockThreads>(starts, share, offsets);
+  for_each_start_offset<BlockThreads>(offsets, share, [&](int k, int offset, int next) {
+    if (offset >= next) return;
+    atomicExch(heads.mark + offset, k + 1);  // atomic: malformed starts may mark one item twice
+    heads.set(offset);
+  });
 }
 
 }  // namespace block

@@ -33,11 +33,12 @@ constexpr load_balance_tuning load_balancing_search_tuning = {128, 15};
 constexpr load_balance_tuning interval_expand_tuning = {128, 31};
 
 // segmented_reduce: a tile also holds its items' values in shared memory, so wider values take
-// shorter tiles (about 64 bytes of values a thread, an odd count as above). 256 threads were
-// slower at every mean; 64 threads, or 23 or 31 steps, no faster (bench --tunings, H200).
+// shorter tiles (about 92 bytes of values a thread, an odd count for conflict-free strides). H200,
+// 2^26 int32, bench --tunings, % of copy at means 4 / 16 / 300 / 1e4: 128 x 23 63 / 66 / 72 / 78,
+// 128 x 31 62 / 65 / 69 / 76, 128 x 15 52 / 51 / 56 / 68; 256 x 23 no faster.
 constexpr load_balance_tuning segmented_reduce_tuning_for(std::size_t value_bytes) {
-  int items = static_cast<int>(64 / (value_bytes == 0 ? 1 : value_bytes));
-  items = items < 1 ? 1 : (items > 15 ? 15 : items);
+  int items = static_cast<int>(92 / (value_bytes == 0 ? 1 : value_bytes));
+  items = items < 1 ? 1 : (items > 23 ? 23 : items);
   return {128, items % 2 == 0 ? items - 1 : items};
 }
 
