@@ -182,8 +182,11 @@ void load_balancing_search(cuda_context& ctx, index_t count, StartsIt segment_st
                            OutIt out) {
   device::check_segments(ctx, "load_balancing_search", count, segment_starts, num_segments);
   detail::require_range("load_balancing_search", "out", out, count);
-  device::launch_transform_lbs<load_balancing_search_policy>(ctx, device::write_segment<OutIt>{out, {}}, count,
-                                                              segment_starts, num_segments);
+  const device::write_segment<OutIt> write{out, {}};
+  if (count / load_balancing_search_short_mean < num_segments)  // short segments: a longer tile
+    device::launch_transform_lbs<load_balancing_search_short_policy>(ctx, write, count, segment_starts, num_segments);
+  else
+    device::launch_transform_lbs<load_balancing_search_policy>(ctx, write, count, segment_starts, num_segments);
 }
 
 template <class ValuesIt, class StartsIt, class OutIt>

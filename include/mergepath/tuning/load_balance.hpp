@@ -23,22 +23,26 @@ inline std::ostream& operator<<(std::ostream& os, const load_balance_tuning& t) 
 // transform_lbs and everything built on it. A tile of load_balancing_search or interval_expand
 // counts its starts at each item (block::tile_segment_map, 2 bytes an item). load_balancing_search:
 // 128 x 15 was the best shape or within 2% of it from mean 16 on (H200, 2^26 int32, bench
-// --tunings; 128 x 31 was faster at mean 4, 71 against 63% of copy, but 75 against 93% at mean
-// 300). interval_expand also copies its tiles' segment values to shared memory: 128 x 31 was as
-// fast at mean 4 and faster from mean 16 on (H200: 80 against 71% of copy at mean 16, 88 against
-// 79% at 300). transform_lbs with a general f marks a bitmap (block::segment_heads): longer tiles
-// were slower there with a heavier f (merge_join at mean 1).
+// --tunings); below 8 items a segment it takes 128 x 31 (71 against 63% of copy at mean 4; 78
+// against 81% at mean 16 and 76 against 93% at 300). interval_expand also copies its tiles'
+// segment values to shared memory: 128 x 31 was as fast at mean 4 and faster from mean 16 on (H200:
+// 80 against 71% of copy at mean 16, 88 against 79% at 300). transform_lbs with a general f marks
+// a bitmap (block::segment_heads): longer tiles were slower there with a heavier f (merge_join at
+// mean 1).
 constexpr load_balance_tuning default_transform_lbs_tuning = {128, 15};
 constexpr load_balance_tuning load_balancing_search_tuning = {128, 15};
+constexpr load_balance_tuning load_balancing_search_short_tuning = {128, 31};
+constexpr long long load_balancing_search_short_mean = 8;  // items a segment below which it applies
 constexpr load_balance_tuning interval_expand_tuning = {128, 31};
 
 // segmented_reduce: a tile also holds its items' values in shared memory, so wider values take
-// shorter tiles (about 92 bytes of values a thread, an odd count for conflict-free strides). H200,
-// 2^26 int32, bench --tunings, % of copy at means 4 / 16 / 300 / 1e4: 128 x 23 63 / 66 / 72 / 78,
-// 128 x 31 62 / 65 / 69 / 76, 128 x 15 52 / 51 / 56 / 68; 256 x 23 no faster.
+// shorter tiles (about 124 bytes of values a thread, an odd count for conflict-free strides).
+// H200, 2^26 int32, bench --tunings, % of copy at means 4 / 16 / 300 / 1e4, two machines: 128 x
+// 31 62-64 / 65-69 / 69-72 / 76, 128 x 23 59-63 / 62-66 / 69-72 / 78, 128 x 15 52 / 51 / 55 /
+// 67; 256 x 23 no faster.
 constexpr load_balance_tuning segmented_reduce_tuning_for(std::size_t value_bytes) {
-  int items = static_cast<int>(92 / (value_bytes == 0 ? 1 : value_bytes));
-  items = items < 1 ? 1 : (items > 23 ? 23 : items);
+  int items = static_cast<int>(124 / (value_bytes == 0 ? 1 : value_bytes));
+  items = items < 1 ? 1 : (items > 31 ? 31 : items);
   return {128, items % 2 == 0 ? items - 1 : items};
 }
 
@@ -49,6 +53,9 @@ struct default_transform_lbs_policy {
 };
 struct load_balancing_search_policy {
   static constexpr load_balance_tuning tuning = load_balancing_search_tuning;
+};
+struct load_balancing_search_short_policy {
+  static constexpr load_balance_tuning tuning = load_balancing_search_short_tuning;
 };
 struct interval_expand_policy {
   static constexpr load_balance_tuning tuning = interval_expand_tuning;
