@@ -158,9 +158,10 @@ struct segment_heads : head_bitmap<TileItems> {
 };
 
 // offsets[k] = the tile's item where its start k (share.start_begin + k) falls, clamped into
-// [0, num_items]: malformed starts give offsets of the tile, never places outside it. Each thread
-// loads `batch` starts before it uses any: one wait for global memory per batch, not per start
-// (ncu, H200: the kernels stalled on these loads one start at a time). Ends with a barrier.
+// [0, num_items] (a tile has fewer than 2^16 items): malformed starts give offsets of the tile,
+// never places outside it. Each thread loads `batch` starts before it uses any: one wait for
+// global memory per batch, not per start (ncu, H200: the kernels stalled on these loads one start
+// at a time). Ends with a barrier.
 template <int BlockThreads, class StartsIt>
 __device__ void load_start_offsets(StartsIt starts, const load_balance_share& share, std::uint16_t* offsets) {
   constexpr int batch = 4;
