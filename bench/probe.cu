@@ -33,6 +33,7 @@
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/random.h>
 #include <thrust/sequence.h>
+#include <thrust/set_operations.h>
 #include <thrust/sort.h>
 #include <thrust/tabulate.h>
 #include <thrust/transform.h>
@@ -1748,6 +1749,76 @@ int probe_main(int argc, char** argv) {
 
 }  // namespace probe_segsort
 
+// ==== case set_ops =====================================================================
+// The four set operations of N + N sorted int32 keys in [0, N) (issue 21's shape, N = 2^25):
+// per-call times beside Thrust's and a device copy of the inputs, each output checked against
+// Thrust's; with CALLS = 1 one call each, a fixed workload for ncu (-k regex:set_). [N [CALLS]]
+namespace probe_set_ops {
+
+using mergepath::index_t;
+
+int probe_main(int argc, char** argv) {
+  const index_t n = argc > 1 ? std::atoll(argv[1]) : index_t{1} << 25;
+  const int calls = argc > 2 ? std::atoi(argv[2]) : 20;
+  thrust::device_vector<int> a(n), b(n), out(2 * n), expect(2 * n), copy_out(2 * n);
+  auto fill = [&](thrust::device_vector<int>& v, unsigned seed) {
+    thrust::tabulate(v.begin(), v.end(), [seed, n] __device__(index_t i) {
+      thrust::default_random_engine rng(seed);
+      rng.discard(2 * i);
+      return static_cast<int>(thrust::uniform_int_distribution<index_t>(0, n - 1)(rng));
+    });
+    thrust::sort(v.begin(), v.end());
+  };
+  fill(a, 1);
+  fill(b, 2);
+  mergepath::cuda_context ctx;
+  const int* pa = a.data().get();
+  const int* pb = b.data().get();
+  int* po = out.data().get();
+  auto time = [&](const char* what, auto call) {
+    const double us = calls > 1 ? per_call_us(ctx.stream(), calls, call) : (call(), 0.0);
+    MERGEPATH_CUDA_CHECK(cudaStreamSynchronize(ctx.stream()));
+    std::printf("  %-28s %8.1f us", what, us);
+    return us;
+  };
+  std::printf("--- set operations, 2^%.1f + 2^%.1f int32 keys in [0, n)\n", std::log2(static_cast<double>(n)),
+              std::log2(static_cast<double>(n)));
+  time("copy of a and b", [&] {
+    MERGEPATH_CUDA_CHECK(cudaMemcpyAsync(copy_out.data().get(), pa, sizeof(int) * n, cudaMemcpyDeviceToDevice, ctx.stream()));
+    MERGEPATH_CUDA_CHECK(
+        cudaMemcpyAsync(copy_out.data().get() + n, pb, sizeof(int) * n, cudaMemcpyDeviceToDevice, ctx.stream()));
+  });
+  std::printf("\n");
+  const char* names[] = {"set_union", "set_intersection", "set_difference", "set_symmetric_difference"};
+  auto policy = thrust::cuda::par.on(ctx.stream());
+  for (int op = 0; op < 4; ++op) {
+    int* expect_end = nullptr;
+    const std::string thrust_name = std::string("thrust::") + names[op];
+    time(thrust_name.c_str(), [&] {
+      int* e = expect.data().get();
+      if (op == 0) expect_end = thrust::set_union(policy, pa, pa + n, pb, pb + n, e);
+      if (op == 1) expect_end = thrust::set_intersection(policy, pa, pa + n, pb, pb + n, e);
+      if (op == 2) expect_end = thrust::set_difference(policy, pa, pa + n, pb, pb + n, e);
+      if (op == 3) expect_end = thrust::set_symmetric_difference(policy, pa, pa + n, pb, pb + n, e);
+    });
+    std::printf("\n");
+    index_t count = 0;
+    const std::string name = std::string("mergepath::") + names[op];
+    time(name.c_str(), [&] {
+      if (op == 0) count = mergepath::set_union(ctx, pa, n, pb, n, po);
+      if (op == 1) count = mergepath::set_intersection(ctx, pa, n, pb, n, po);
+      if (op == 2) count = mergepath::set_difference(ctx, pa, n, pb, n, po);
+      if (op == 3) count = mergepath::set_symmetric_difference(ctx, pa, n, pb, n, po);
+    });
+    const index_t want = expect_end - expect.data().get();
+    const bool ok = count == want && thrust::equal(out.begin(), out.begin() + count, expect.begin());
+    std::printf("  %lld keys %s\n", static_cast<long long>(count), ok ? "ok" : "MISMATCH");
+  }
+  return 0;
+}
+
+}  // namespace probe_set_ops
+
 // ==== the harness ===============================================================================
 
 namespace {
@@ -1769,6 +1840,7 @@ const probe_case cases[] = {
     {"needles", probe_needles::probe_main, "a few sorted needles in a long b: thrust, the Merge Path and the per-needle search [LOG2_B]"},
     {"search_wide", probe_search_wide::probe_main, "sorted search, int64 bounds (Python's), several tile shapes [N]"},
     {"load_balance", probe_load_balance::probe_main, "load_balancing_search, interval_expand, segmented_reduce of 2^26 int32 [MEAN [CALLS [LOG2_N]]]"},
+    {"set_ops", probe_set_ops::probe_main, "the four set operations of N + N int32 keys in [0, N) beside Thrust [N [CALLS]]"},
     {"segsort", probe_segsort::probe_main, "segmented sort over segment-length means, checked; then locality_sort [N [MEAN WHAT]]"},
 };
 

@@ -86,6 +86,37 @@ TYPED_TEST(GpuLoadBalance, SearchAndTransformMatchReference) {
     }
 }
 
+// The tiles' splits of the path (the merge partition pass over the starts and the items) equal
+// merge_path's at every tile edge, with samples (starts past L2) or without.
+template <class Policy, class Start>
+void expect_splits_match_merge_path(cuda_context& ctx, const std::vector<Start>& starts, index_t count) {
+  const auto num_segments = static_cast<index_t>(starts.size());
+  constexpr index_t tile_items = Policy::tuning.tile_items();
+  const index_t num_tiles = mergepath::detail::ceil_div<index_t>(count + num_segments, tile_items);
+  device_vector<Start> d_starts(starts);
+  auto path = mergepath::device::split_load_balance_path<Policy>(ctx, count, d_starts.data(), num_segments, num_tiles);
+  ctx.synchronize();  // the context's stream does not wait for the legacy one, nor it for it
+  std::vector<index_t> got(static_cast<std::size_t>(num_tiles + 1));
+  MERGEPATH_CUDA_CHECK(cudaMemcpy(got.data(), path.splits.data(), sizeof(index_t) * got.size(), cudaMemcpyDeviceToHost));
+  for (index_t t = 0; t <= num_tiles; ++t) {
+    const index_t diag = std::min(t * tile_items, count + num_segments);
+    ASSERT_EQ(got[static_cast<std::size_t>(t)], mergepath::load_balance_split(starts.data(), num_segments, count, diag))
+        << "tile " << t << " of " << num_tiles;
+  }
+}
+
+TYPED_TEST(GpuLoadBalance, SplitsMatchMergePath) {
+  cuda_context ctx;
+  for (segment_shape shape : all_segment_shapes())
+    for (index_t count : gpu_counts()) {
+      if (count == 0) continue;
+      SCOPED_TRACE(::testing::Message() << shape << " count " << count << " seed " << base_seed());
+      auto starts = make_segment_starts<TypeParam>(shape, count, case_seed({count, 5}));
+      expect_splits_match_merge_path<mergepath::load_balancing_search_policy>(ctx, starts, count);
+      expect_splits_match_merge_path<mergepath::interval_expand_policy>(ctx, starts, count);
+    }
+}
+
 // The tiles store chunks of eight items where the output is a 16-byte aligned array, and item by
 // item elsewhere: outputs one item off that alignment, and through an iterator, take the second way.
 TYPED_TEST(GpuLoadBalance, SearchAndExpandIntoUnalignedOutputs) {
