@@ -124,9 +124,9 @@ void join_rows(bench_context& b, index_t n) {
   });
 }
 
-template <int Threads, int Items>
+template <int Threads, int Items, int MinBlocks = 1>
 struct set_policy {
-  static constexpr mergepath::set_operation_tuning tuning{Threads, Items};
+  static constexpr mergepath::set_operation_tuning tuning{Threads, Items, MinBlocks};
 };
 
 // --tunings: set_union under other tile shapes (rows named by their shape).
@@ -139,15 +139,17 @@ void set_union_tuning_rows(bench_context& b, index_t n, const key_type* a, const
                                                                       nullptr, mergepath::less<>{});
     });
     std::ostringstream name;
-    name << "  set_union " << P::tuning.block_threads << "x" << P::tuning.items_per_thread;
+    name << "  set_union " << P::tuning.block_threads << "x" << P::tuning.items_per_thread << ", min blocks "
+         << P::tuning.min_blocks;
     b.add_row(row(name.str(), t));
   };
-  one(set_policy<256, 8>{});
-  one(set_policy<128, 15>{});
+  one(set_policy<128, 15, 8>{});
   one(set_policy<128, 23>{});
+  one(set_policy<128, 23, 8>{});
   one(set_policy<128, 31>{});
-  one(set_policy<64, 31>{});
-  one(set_policy<128, 39>{});
+  one(set_policy<128, 31, 6>{});
+  one(set_policy<64, 31, 12>{});
+  one(set_policy<256, 23, 4>{});
 }
 
 void set_rows(bench_context& b, index_t n) {

@@ -12,6 +12,7 @@
 #include "../thread/set_operations.hpp"
 #include "../tuning/set_operations.hpp"
 #include "check_sorted.cuh"
+#include "merge.cuh"
 #include "result_counts.cuh"
 
 namespace mergepath {
@@ -44,11 +45,16 @@ index_t set_operation(cuda_context& ctx, AKeys a_keys, AVals a_vals, index_t a_c
   auto state_storage = ctx.allocate<unsigned char>(static_cast<index_t>(state_bytes));
   kernel::set_tile_state tile_state;
   MERGEPATH_CUDA_CHECK(tile_state.Init(static_cast<int>(num_tiles), state_storage.data(), state_bytes));
+  // The merge's partition pass (samples, then a search narrowed by them), then the walk's points.
+  auto merge_splits = ctx.allocate<index_t>(num_tiles + 1);
+  auto samples = launch_merge_partition<bounds::lower, 1, default_partition_sample_bytes>(
+      ctx, a_keys, a_count, b_keys, b_count, tile_items, num_tiles + 1, merge_splits.data(), comp);
   constexpr int threads = 256;
-  detail::launch("set_partition_kernel", kernel::set_partition_kernel<AKeys, BKeys, Comp>,
-                 static_cast<unsigned>(detail::ceil_div<index_t>(num_tiles + 1, threads)), threads, 0, ctx.stream(),
-                 a_keys, a_count, b_keys, b_count, index_t{tile_items}, num_tiles + 1, splits.data(), tile_state, comp);
-  detail::launch(
+  detail::launch_dependent("set_partition_kernel", kernel::set_partition_kernel<AKeys, BKeys, Comp>,
+                           static_cast<unsigned>(detail::ceil_div<index_t>(num_tiles + 1, threads)), threads, 0,
+                           ctx.stream(), a_keys, a_count, b_keys, b_count, index_t{tile_items}, num_tiles + 1,
+                           static_cast<const index_t*>(merge_splits.data()), splits.data(), tile_state, comp);
+  detail::launch_dependent(
       "set_operation_tile_kernel",
       kernel::set_operation_tile_kernel<Policy, Op, AKeys, AVals, BKeys, BVals, OutKeys, OutVals, Comp>,
       static_cast<unsigned>(num_tiles), Policy::tuning.block_threads, 0, ctx.stream(), a_keys, a_vals, b_keys, b_vals,

@@ -4,7 +4,6 @@
 #pragma once
 
 #include <cstddef>
-#include <climits>
 #include <cub/agent/single_pass_scan_operators.cuh>
 #include <cub/block/block_scan.cuh>
 #include <type_traits>
@@ -21,27 +20,36 @@ namespace kernel {
 // tile status and prefix callback, as its single-pass scans use them).
 using set_tile_state = cub::ScanTileState<index_t>;
 
-// splits[p] = the walk's point at p * tile_items steps, a split per tile; also readies the tiles'
+// splits[p] = the walk's point at p * tile_items steps, a split per tile, from the merge's
+// partition pass (merge_splits[p]: merge_path's split there, found through its samples): only
+// the run the merge split may cut is read (set_path_from_merge_path). Also readies the tiles'
 // look-back status (one thread per tile, as the status expects).
 template <class AIt, class BIt, class Comp>
 __global__ void set_partition_kernel(AIt a, index_t a_count, BIt b, index_t b_count, index_t tile_items,
-                                     index_t num_splits, set_split<index_t>* splits, set_tile_state tile_state,
-                                     Comp comp) {
+                                     index_t num_splits, const index_t* merge_splits, set_split<index_t>* splits,
+                                     set_tile_state tile_state, Comp comp) {
+  detail::allow_dependent_launch();
   const index_t p = blockIdx.x * static_cast<index_t>(blockDim.x) + threadIdx.x;
+  detail::wait_for_prior_grid();  // the merge splits
   tile_state.InitializeStatus(static_cast<int>(num_splits - 1));
-  if (p < num_splits)
-    splits[p] = set_path(a, a_count, b, b_count, detail::min_of(p * tile_items, a_count + b_count), comp);
+  if (p >= num_splits) return;
+  const index_t diag = detail::min_of(p * tile_items, a_count + b_count);
+  // Clamped into merge_path's range, so that any value of the split still reads inside a and b.
+  const index_t i = detail::min_of(detail::max_of(merge_splits[p], detail::max_of<index_t>(0, diag - b_count)),
+                                   detail::min_of(diag, a_count));
+  splits[p] = set_path_from_merge_path(a, a_count, b, b_count, diag, i, comp);
 }
 
 // One tile per block, in one pass: the tile's keys in shared memory (16-byte copies where the
-// runs allow), a set_path point per thread,
-// each thread's walk (remembering what each step keeps), a block scan of the threads' counts
-// whose prefix comes from the tiles before (look-back), then the tile's output, compacted through
-// shared memory (coalesced stores). The last tile writes the total. For any data nothing outside
-// a, b, shared memory and out[0, capacity) is touched.
+// runs allow), a set_path point per thread, each thread's walk (what each step keeps in
+// registers, and a bit of whether it keeps it), a block scan of the threads' counts whose prefix
+// comes from the tiles before (look-back), then the tile's output compacted in shared memory and
+// stored coalesced: keys-only, the kept keys themselves, placed so that they leave in 16-byte
+// pieces; by key, where each came from, for its value. The last tile writes the total. For any
+// data nothing outside a, b, shared memory and out[0, capacity) is touched.
 template <class Policy, set_op Op, class AKeys, class AVals, class BKeys, class BVals, class OutKeys, class OutVals,
           class Comp>
-__global__ void __launch_bounds__(Policy::tuning.block_threads)
+__global__ void __launch_bounds__(Policy::tuning.block_threads, Policy::tuning.min_blocks)
     set_operation_tile_kernel(AKeys a_keys, AVals a_vals, BKeys b_keys, BVals b_vals, const set_split<index_t>* splits,
                               index_t num_tiles, set_tile_state tile_state, index_t* total, index_t capacity,
                               OutKeys out_keys, OutVals out_vals, Comp comp) {
@@ -49,18 +57,22 @@ __global__ void __launch_bounds__(Policy::tuning.block_threads)
   constexpr int items = Policy::tuning.items_per_thread;
   constexpr int room = Policy::tuning.tile_items() + 1;  // a point may lie one step before its diagonal
   constexpr int steps = items + 1;                        // a thread's share, at most
-  constexpr int nothing = INT_MIN;                        // a step that keeps no element
+  static_assert(steps <= 32, "set_operation_tile_kernel: a thread's steps fit a 32-bit mask");
   using Key = value_of<AKeys>;
+  constexpr bool keys_only = std::is_same_v<OutVals, std::nullptr_t>;
+  // What a kept step leaves: its key (keys-only), or where it came from (a's s >= 0, b's ~s).
+  using kept_t = std::conditional_t<keys_only, Key, int>;
   using scan = cub::BlockScan<index_t, threads>;
   using tile_prefix = cub::TilePrefixCallbackOp<index_t, plus<>, set_tile_state>;
   // Room for the runs' shifts that let them arrive in 16-byte pieces, and the walk's reads of a spent b.
   __shared__ __align__(16) unsigned char key_bytes[sizeof(Key) * (room + 16)];
-  __shared__ int sources[room];  // output k of the tile: a's element s >= 0, or b's ~s
+  __shared__ __align__(16) unsigned char kept_bytes[sizeof(kept_t) * (room + 16)];  // the tile's output
   __shared__ set_split<int> points[threads + 1];
   __shared__ typename scan::TempStorage scan_storage;
   __shared__ typename tile_prefix::TempStorage prefix_storage;
   __shared__ index_t tile_out[2];  // the tile's output range
 
+  detail::wait_for_prior_grid();  // the splits and the look-back status
   const index_t tile = blockIdx.x;
   const set_split<index_t> s0 = splits[tile], s1 = splits[tile + 1];
   const int a_count = static_cast<int>(detail::min_of<index_t>(detail::max_of<index_t>(s1.a - s0.a, 0), room));
@@ -88,8 +100,8 @@ __global__ void __launch_bounds__(Policy::tuning.block_threads)
   // The walk of serial_set_operation, a fixed number of steps (each consumes an element or a
   // pair), so that what each keeps stays in registers. Branch-free: the threads of a warp take
   // different cases at every step, and branches would run each case one after the other.
-  int kept[steps];
-  int count = 0;
+  kept_t kept[steps];
+  unsigned kept_steps = 0;  // bit s: step s keeps kept[s]
   int i = p0.a, j = p0.b;
   const int a_last = detail::max_of(a_count - 1, 0), b_last = detail::max_of(b_count - 1, 0);
   MERGEPATH_UNROLL
@@ -98,16 +110,18 @@ __global__ void __launch_bounds__(Policy::tuning.block_threads)
     const Key ka = a[detail::min_of(i, a_last)], kb = b[detail::min_of(j, b_last)];  // in the tile even when spent
     const bool a_first = has_a && (!has_b || comp(ka, kb));
     const bool b_first = !a_first && has_b && (!has_a || comp(kb, ka));
-    const bool pair = !a_first && !b_first && has_a;  // equivalent keys
-    int keep = nothing;
-    if (detail::keeps_a_only(Op) && a_first) keep = i;
-    if (detail::keeps_b_only(Op) && b_first) keep = ~j;
-    if (detail::keeps_pair(Op) && pair) keep = i;
+    const bool pair = !a_first && !b_first && has_a;  // equivalent keys: a's copy is kept
+    const bool keep = (detail::keeps_a_only(Op) && a_first) || (detail::keeps_b_only(Op) && b_first) ||
+                      (detail::keeps_pair(Op) && pair);
+    if constexpr (keys_only)
+      kept[step] = b_first ? kb : ka;
+    else
+      kept[step] = b_first ? ~j : i;
+    kept_steps |= static_cast<unsigned>(keep) << step;
     i += a_first || pair;
     j += b_first || pair;
-    kept[step] = keep;
-    count += keep != nothing;
   }
+  const int count = __popc(kept_steps);
 
   index_t offset = 0;  // where this thread's first kept element goes in the whole output
   if (tile == 0) {
@@ -125,23 +139,30 @@ __global__ void __launch_bounds__(Policy::tuning.block_threads)
   }
   __syncthreads();
   const index_t out_begin = tile_out[0];
-  // Longer only on unsorted input (overlapping walks).
-  const int tile_count = static_cast<int>(detail::min_of<index_t>(tile_out[1] - out_begin, room));
+  // Longer than the room only on unsorted input (overlapping walks); never past the capacity.
+  const int tile_count = static_cast<int>(detail::min_of<index_t>(
+      detail::min_of<index_t>(tile_out[1] - out_begin, room), detail::max_of<index_t>(capacity - out_begin, 0)));
+  // Keys-only, the output's position in shared memory agrees with its place in out modulo 16 bytes.
+  int shift = 0;
+  if constexpr (keys_only) shift = block::address_residue<Key>(out_keys + out_begin);
+  kept_t* staged = reinterpret_cast<kept_t*>(kept_bytes) + shift;
   int at = static_cast<int>(offset - out_begin);
   MERGEPATH_UNROLL
   for (int step = 0; step < steps; ++step)
-    if (kept[step] != nothing) {
-      if (at < room) sources[at] = kept[step];
+    if (kept_steps >> step & 1u) {
+      if (at < room) staged[at] = kept[step];
       ++at;
     }
   __syncthreads();
-  for (int k = threadIdx.x; k < tile_count; k += threads) {
-    const index_t out_at = out_begin + k;
-    if (out_at >= capacity) break;
-    const int source = sources[k];
-    out_keys[out_at] = source >= 0 ? a[source] : b[~source];
-    if constexpr (!std::is_same_v<OutVals, std::nullptr_t>)
+  if constexpr (keys_only) {
+    block::store_shared_to_global<threads, steps>(staged, tile_count, out_keys + out_begin);
+  } else {
+    for (int k = threadIdx.x; k < tile_count; k += threads) {
+      const index_t out_at = out_begin + k;
+      const int source = staged[k];
+      out_keys[out_at] = source >= 0 ? a[source] : b[~source];
       out_vals[out_at] = source >= 0 ? a_vals[s0.a + source] : b_vals[s0.b + ~source];
+    }
   }
 }
 

@@ -90,16 +90,29 @@ struct set_split {
 // point depends on nothing before it (it looks only at a[i] and b[j]), so shares cut at these
 // points are independent. For any data the result lies in [0, a_count] x [0, b_count].
 template <class AIt, class BIt, class Index, class Comp>
+MERGEPATH_HD set_split<Index> set_path_from_merge_path(AIt a, Index a_count, BIt b, Index b_count, Index diag,
+                                                       Index i, Comp comp);
+
+template <class AIt, class BIt, class Index, class Comp>
 MERGEPATH_HD set_split<Index> set_path(AIt a, Index a_count, BIt b, Index b_count, Index diag, Comp comp) {
-  const Index i = merge_path<bounds::lower>(a, a_count, b, b_count, diag, comp);
+  return set_path_from_merge_path(a, a_count, b, b_count, diag,
+                                  merge_path<bounds::lower>(a, a_count, b, b_count, diag, comp), comp);
+}
+
+// set_path's answer given merge_path's (lower bound) split i at diag, as the partition pass of
+// the merge finds it.
+template <class AIt, class BIt, class Index, class Comp>
+MERGEPATH_HD set_split<Index> set_path_from_merge_path(AIt a, Index a_count, BIt b, Index b_count, Index diag,
+                                                       Index i, Comp comp) {
   const Index j = diag - i;
   const bool next_a = i < a_count && (j >= b_count || !comp(b[j], a[i]));
   if (!next_a && j >= b_count) return {i, j};  // all consumed
   const auto x = next_a ? a[i] : b[j];         // the key of the run the split may cut
   const Index a_lo = detail::run_start_before(a, i, x, comp), b_lo = detail::run_start_before(b, j, x, comp);
+  const Index t = (i - a_lo) + (j - b_lo);
+  if (t == 0) return {i, j};  // the split cuts no run: the runs' ends are not needed
   const Index m = detail::run_end_after(a, i, a_count, x, comp) - a_lo;
   const Index n = detail::run_end_after(b, j, b_count, x, comp) - b_lo;
-  const Index t = (i - a_lo) + (j - b_lo);
   const Index pairs = detail::min_of(m, n);
   if (t <= 2 * pairs) return {a_lo + t / 2, b_lo + t / 2};
   return m > n ? set_split<Index>{a_lo + (t - n), b_lo + n} : set_split<Index>{a_lo + m, b_lo + (t - m)};
