@@ -149,7 +149,6 @@ void set_union_tuning_rows(bench_context& b, index_t n, const key_type* a, const
   one(set_policy<128, 31>{});
   one(set_policy<128, 31, 6>{});
   one(set_policy<64, 31, 12>{});
-  one(set_policy<256, 23, 4>{});
 }
 
 void set_rows(bench_context& b, index_t n) {
