@@ -354,6 +354,39 @@ TYPED_TEST(GpuLoadBalance, SegmentedReduceKeepsTheItemsOrder) {
     }
 }
 
+// Tiles of 96 steps, so that the fix-up's blocks (1024 tiles each) are many and find their
+// prefixes by look-back; the maps' composition checks that the order survives it.
+struct tiny_reduce_policy {
+  static constexpr mergepath::load_balance_tuning tuning{32, 3};
+};
+struct map_at {
+  const affine_map* maps;
+  __device__ affine_map operator()(index_t i) const { return maps[i]; }
+};
+
+TYPED_TEST(GpuLoadBalance, SegmentedReduceFixUpAcrossManyBlocks) {
+  cuda_context ctx;
+  for (segment_shape shape : all_segment_shapes())
+    for (index_t count : {index_t{98303}, index_t{98305}, index_t{(3 << 20) + 17}}) {
+      if (count > max_test_size()) continue;
+      SCOPED_TRACE(::testing::Message() << shape << " count " << count << " seed " << base_seed());
+      auto starts = make_segment_starts<TypeParam>(shape, count, case_seed({count, 7}));
+      auto maps = random_affine_maps(count, case_seed({count, 8}));
+      device_vector<TypeParam> d_starts(starts);
+      device_vector<affine_map> d_maps(maps);
+      device_vector<affine_map> out(starts.size());
+      out.fill_poison();
+      const affine_map identity{1, 0};
+      mergepath::transform_segmented_reduce_tuned<tiny_reduce_policy>(ctx, map_at{d_maps.data()}, count,
+                                                                      d_starts.data(),
+                                                                      static_cast<index_t>(starts.size()), out.data(),
+                                                                      identity, compose_affine{});
+      expect_equal_vectors(out.download(), reference_segmented_reduce<affine_map>(
+                                               count, starts, [&](index_t i) { return maps[static_cast<std::size_t>(i)]; },
+                                               identity, compose_affine{}));
+    }
+}
+
 // y[row] = sum of vals[j] * x[cols[j]] over the row's nonzeros: CSR SpMV.
 struct csr_product {
   const double* vals;

@@ -3,7 +3,6 @@
 // add a scan of the tiles' open partials and a fix-up. None synchronizes.
 #pragma once
 
-#include <cub/device/device_scan.cuh>
 
 #include <cstddef>
 #include <iterator>
@@ -103,26 +102,24 @@ void launch_segmented_reduce(cuda_context& ctx, ValueAt value_at, index_t count,
   auto path = split_load_balance_path<Policy>(ctx, count, starts, num_segments, num_tiles);
   auto heads = ctx.allocate<kernel::tile_head<T>>(num_tiles);
   auto tails = ctx.allocate<segment_partial<T>>(num_tiles);
+  // The fix-up of the segments open across tile ends: a block per fixup_tiles tiles.
+  constexpr int fixup_threads = 256, fixup_items = sizeof(T) <= 8 ? 4 : 1;
+  const index_t fixup_blocks = detail::ceil_div<index_t>(num_tiles, fixup_threads * fixup_items);
+  std::size_t state_bytes = 0;
+  MERGEPATH_CUDA_CHECK(kernel::fixup_state<T>::AllocationSize(static_cast<int>(fixup_blocks), state_bytes));
+  auto state_storage = ctx.allocate<unsigned char>(static_cast<index_t>(state_bytes));
+  kernel::fixup_state<T> state;
+  MERGEPATH_CUDA_CHECK(state.Init(static_cast<int>(fixup_blocks), state_storage.data(), state_bytes));
   detail::launch_dependent("segmented_reduce_kernel",
                            kernel::segmented_reduce_kernel<Policy, ValueAt, StartsIt, OutIt, T, Op>,
                            static_cast<unsigned>(num_tiles), Policy::tuning.block_threads, 0, ctx.stream(), value_at,
                            count, starts, num_segments, static_cast<const index_t*>(path.splits.data()), out, init, op,
-                           heads.data(), tails.data());
-
-  // The segments open across tile ends: scan the tails by segment, then finish them.
-  const combine_segment_partials<T, Op> combine{op};
-  auto scanned = ctx.allocate<segment_partial<T>>(num_tiles);
-  std::size_t scan_bytes = 0;
-  MERGEPATH_CUDA_CHECK(cub::DeviceScan::InclusiveScan(nullptr, scan_bytes, tails.data(), scanned.data(), combine,
-                                                      num_tiles, ctx.stream()));
-  auto scan_temp = ctx.allocate<unsigned char>(static_cast<index_t>(scan_bytes));
-  MERGEPATH_CUDA_CHECK(cub::DeviceScan::InclusiveScan(scan_temp.data(), scan_bytes, tails.data(), scanned.data(),
-                                                      combine, num_tiles, ctx.stream()));
-  constexpr int threads = 256;
-  detail::launch("segmented_reduce_fixup_kernel", kernel::segmented_reduce_fixup_kernel<T, OutIt, Op>,
-                 static_cast<unsigned>(detail::ceil_div<index_t>(num_tiles, threads)), threads, 0, ctx.stream(),
-                 static_cast<const kernel::tile_head<T>*>(heads.data()),
-                 static_cast<const segment_partial<T>*>(scanned.data()), num_tiles, num_segments, out, init, op);
+                           heads.data(), tails.data(), state, static_cast<int>(fixup_blocks));
+  detail::launch_dependent(
+      "segmented_reduce_fixup_kernel", kernel::segmented_reduce_fixup_kernel<fixup_threads, fixup_items, T, OutIt, Op>,
+      static_cast<unsigned>(fixup_blocks), fixup_threads, 0, ctx.stream(),
+      static_cast<const kernel::tile_head<T>*>(heads.data()), static_cast<const segment_partial<T>*>(tails.data()),
+      num_tiles, num_segments, out, init, op, state);
 }
 
 // What load_balancing_search and interval_expand store for each item: a value of the item alone,
