@@ -1757,6 +1757,11 @@ namespace probe_set_ops {
 
 using mergepath::index_t;
 
+template <int Items, int MinBlocks>
+struct shape {
+  static constexpr mergepath::set_operation_tuning tuning{128, Items, MinBlocks};
+};
+
 int probe_main(int argc, char** argv) {
   const index_t n = argc > 1 ? std::atoll(argv[1]) : index_t{1} << 25;
   const int calls = argc > 2 ? std::atoi(argv[2]) : 20;
@@ -1814,6 +1819,27 @@ int probe_main(int argc, char** argv) {
     const bool ok = count == want && thrust::equal(out.begin(), out.begin() + count, expect.begin());
     std::printf("  %lld keys %s\n", static_cast<long long>(count), ok ? "ok" : "MISMATCH");
   }
+  // The tile shape and the tile kernel's register bound (set_operation_tuning::min_blocks), per op.
+  auto shapes = [&](auto op, const char* name) {
+    auto one = [&](auto policy, const char* what) {
+      using P = decltype(policy);
+      const std::string label = std::string(name) + " " + what;
+      time(label.c_str(), [&] {
+        mergepath::device::set_operation<P, decltype(op)::value>(ctx, pa, nullptr, n, pb, nullptr, n, po, nullptr,
+                                                                 mergepath::less<>{});
+      });
+      std::printf("\n");
+    };
+    one(shape<23, 1>{}, "128 x 23, no bound");
+    one(shape<23, 8>{}, "128 x 23, 8 blocks");
+    one(shape<15, 8>{}, "128 x 15, 8 blocks");
+    one(shape<31, 6>{}, "128 x 31, 6 blocks");
+  };
+  using mergepath::set_op;
+  shapes(std::integral_constant<set_op, set_op::union_>{}, "union");
+  shapes(std::integral_constant<set_op, set_op::intersection>{}, "intersection");
+  shapes(std::integral_constant<set_op, set_op::difference>{}, "difference");
+  shapes(std::integral_constant<set_op, set_op::symmetric_difference>{}, "symmetric_difference");
   return 0;
 }
 
