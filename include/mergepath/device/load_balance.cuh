@@ -1,8 +1,7 @@
 // The load-balancing family on a cuda_context (load_balance.hpp documents the calls). Every call
 // is the merge partition pass over (segment starts, items) and one tile kernel; the reductions
-// add a scan of the tiles' open partials and a fix-up. None synchronizes.
+// add a fix-up of the segments open across tile ends. None synchronizes.
 #pragma once
-
 
 #include <cstddef>
 #include <iterator>
@@ -102,7 +101,8 @@ void launch_segmented_reduce(cuda_context& ctx, ValueAt value_at, index_t count,
   auto path = split_load_balance_path<Policy>(ctx, count, starts, num_segments, num_tiles);
   auto heads = ctx.allocate<kernel::tile_head<T>>(num_tiles);
   auto tails = ctx.allocate<segment_partial<T>>(num_tiles);
-  // The fix-up of the segments open across tile ends: a block per fixup_tiles tiles.
+  // The fix-up of the segments open across tile ends: a block per fixup_threads * fixup_items
+  // tiles, its prefix by look-back over the blocks before (kernel::fixup_state).
   constexpr int fixup_threads = 256, fixup_items = sizeof(T) <= 8 ? 4 : 1;
   const index_t fixup_blocks = detail::ceil_div<index_t>(num_tiles, fixup_threads * fixup_items);
   std::size_t state_bytes = 0;

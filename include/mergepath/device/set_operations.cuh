@@ -1,5 +1,6 @@
-// The set operations on a cuda_context (set_operations.hpp documents them): the partition kernel,
-// then the one-pass tile kernel; the host waits for the output count.
+// The set operations on a cuda_context (set_operations.hpp documents them): the merge's partition
+// pass, the walk's points from its splits, then the one-pass tile kernel; the host waits for the
+// output count.
 #pragma once
 
 #include <cstddef>

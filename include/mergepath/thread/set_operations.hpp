@@ -82,25 +82,14 @@ struct set_split {
 };
 
 // The point of the walk (below) that has consumed diag elements, or diag - 1 where a pair of
-// equivalent keys straddles diag. The walk pairs the k-th copy of a key in a with its k-th copy
-// in b, and its order differs from a stable merge's only inside a run of equivalent keys; so the
-// merge path's split at diag is moved within the run it cuts: of the t copies it has consumed
-// there (m in a, n in b in all), the walk has consumed t / 2 pairs while t <= 2 min(m, n), else
-// all min(m, n) pairs and t - 2 min(m, n) of the longer side's extra copies. The walk from such a
-// point depends on nothing before it (it looks only at a[i] and b[j]), so shares cut at these
-// points are independent. For any data the result lies in [0, a_count] x [0, b_count].
-template <class AIt, class BIt, class Index, class Comp>
-MERGEPATH_HD set_split<Index> set_path_from_merge_path(AIt a, Index a_count, BIt b, Index b_count, Index diag,
-                                                       Index i, Comp comp);
-
-template <class AIt, class BIt, class Index, class Comp>
-MERGEPATH_HD set_split<Index> set_path(AIt a, Index a_count, BIt b, Index b_count, Index diag, Comp comp) {
-  return set_path_from_merge_path(a, a_count, b, b_count, diag,
-                                  merge_path<bounds::lower>(a, a_count, b, b_count, diag, comp), comp);
-}
-
-// set_path's answer given merge_path's (lower bound) split i at diag, as the partition pass of
-// the merge finds it.
+// equivalent keys straddles diag, given merge_path's (lower bound) split i there. The walk pairs
+// the k-th copy of a key in a with its k-th copy in b, and its order differs from a stable
+// merge's only inside a run of equivalent keys; so the merge path's split at diag is moved within
+// the run it cuts: of the t copies it has consumed there (m in a, n in b in all), the walk has
+// consumed t / 2 pairs while t <= 2 min(m, n), else all min(m, n) pairs and t - 2 min(m, n) of
+// the longer side's extra copies. The walk from such a point depends on nothing before it (it
+// looks only at a[i] and b[j]), so shares cut at these points are independent. For any data and
+// any i in merge_path's range the result lies in [0, a_count] x [0, b_count].
 template <class AIt, class BIt, class Index, class Comp>
 MERGEPATH_HD set_split<Index> set_path_from_merge_path(AIt a, Index a_count, BIt b, Index b_count, Index diag,
                                                        Index i, Comp comp) {
@@ -116,6 +105,13 @@ MERGEPATH_HD set_split<Index> set_path_from_merge_path(AIt a, Index a_count, BIt
   const Index pairs = detail::min_of(m, n);
   if (t <= 2 * pairs) return {a_lo + t / 2, b_lo + t / 2};
   return m > n ? set_split<Index>{a_lo + (t - n), b_lo + n} : set_split<Index>{a_lo + m, b_lo + (t - m)};
+}
+
+// The same point, merge_path searched here (the GPU's partition pass brings its own).
+template <class AIt, class BIt, class Index, class Comp>
+MERGEPATH_HD set_split<Index> set_path(AIt a, Index a_count, BIt b, Index b_count, Index diag, Comp comp) {
+  return set_path_from_merge_path(a, a_count, b, b_count, diag,
+                                  merge_path<bounds::lower>(a, a_count, b, b_count, diag, comp), comp);
 }
 
 // The walk of std::set_union and its siblings over a[i, a_end) and b[j, b_end): a smaller key is
