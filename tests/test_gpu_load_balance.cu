@@ -334,23 +334,32 @@ TYPED_TEST(GpuLoadBalance, SegmentedReduceReadsAlignedAndMisalignedValues) {
     }
 }
 
+// Random affine maps over `shape`, reduced by reduce(maps, starts, num_segments, out, identity):
+// their composition, which keeps the items' order, against the sequential reference.
+template <class Start, class Reduce>
+void expect_maps_composed_in_order(segment_shape shape, index_t count, index_t seed, Reduce reduce) {
+  auto starts = make_segment_starts<Start>(shape, count, case_seed({count, seed}));
+  auto maps = random_affine_maps(count, case_seed({count, seed + 1}));
+  device_vector<Start> d_starts(starts);
+  device_vector<affine_map> d_maps(maps);
+  device_vector<affine_map> out(starts.size());
+  out.fill_poison();
+  const affine_map identity{1, 0};
+  reduce(d_maps.data(), d_starts.data(), static_cast<index_t>(starts.size()), out.data(), identity);
+  expect_equal_vectors(out.download(), reference_segmented_reduce<affine_map>(
+                                           count, starts, [&](index_t i) { return maps[static_cast<std::size_t>(i)]; },
+                                           identity, compose_affine{}));
+}
+
 TYPED_TEST(GpuLoadBalance, SegmentedReduceKeepsTheItemsOrder) {
   cuda_context ctx;
   for (segment_shape shape : all_segment_shapes())
     for (index_t count : gpu_counts()) {
       SCOPED_TRACE(::testing::Message() << shape << " count " << count << " seed " << base_seed());
-      auto starts = make_segment_starts<TypeParam>(shape, count, case_seed({count, 5}));
-      auto maps = random_affine_maps(count, case_seed({count, 6}));
-      device_vector<TypeParam> d_starts(starts);
-      device_vector<affine_map> d_maps(maps);
-      device_vector<affine_map> out(starts.size());
-      out.fill_poison();
-      const affine_map identity{1, 0};
-      mergepath::segmented_reduce(ctx, d_maps.data(), count, d_starts.data(), static_cast<index_t>(starts.size()),
-                                  out.data(), identity, compose_affine{});
-      expect_equal_vectors(out.download(), reference_segmented_reduce<affine_map>(
-                                               count, starts, [&](index_t i) { return maps[static_cast<std::size_t>(i)]; },
-                                               identity, compose_affine{}));
+      expect_maps_composed_in_order<TypeParam>(shape, count, 5, [&](auto maps, auto starts, index_t num_segments,
+                                                                    auto out, affine_map identity) {
+        mergepath::segmented_reduce(ctx, maps, count, starts, num_segments, out, identity, compose_affine{});
+      });
     }
 }
 
@@ -370,20 +379,11 @@ TYPED_TEST(GpuLoadBalance, SegmentedReduceFixUpAcrossManyBlocks) {
     for (index_t count : {index_t{98303}, index_t{98305}, index_t{(3 << 20) + 17}}) {
       if (count > max_test_size()) continue;
       SCOPED_TRACE(::testing::Message() << shape << " count " << count << " seed " << base_seed());
-      auto starts = make_segment_starts<TypeParam>(shape, count, case_seed({count, 7}));
-      auto maps = random_affine_maps(count, case_seed({count, 8}));
-      device_vector<TypeParam> d_starts(starts);
-      device_vector<affine_map> d_maps(maps);
-      device_vector<affine_map> out(starts.size());
-      out.fill_poison();
-      const affine_map identity{1, 0};
-      mergepath::transform_segmented_reduce_tuned<tiny_reduce_policy>(ctx, map_at{d_maps.data()}, count,
-                                                                      d_starts.data(),
-                                                                      static_cast<index_t>(starts.size()), out.data(),
-                                                                      identity, compose_affine{});
-      expect_equal_vectors(out.download(), reference_segmented_reduce<affine_map>(
-                                               count, starts, [&](index_t i) { return maps[static_cast<std::size_t>(i)]; },
-                                               identity, compose_affine{}));
+      expect_maps_composed_in_order<TypeParam>(shape, count, 7, [&](auto maps, auto starts, index_t num_segments,
+                                                                    auto out, affine_map identity) {
+        mergepath::transform_segmented_reduce_tuned<tiny_reduce_policy>(ctx, map_at{maps}, count, starts,
+                                                                        num_segments, out, identity, compose_affine{});
+      });
     }
 }
 
