@@ -1,7 +1,7 @@
 // The set operations on a host_context: the walk (thread/set_operations.hpp) is cut into one
 // share per thread at set_path's points; each thread writes its share's output where the share's
-// inputs begin (it never writes more elements than it consumes), then the shares after the first
-// move down to close the gaps.
+// inputs begin (it never writes more elements than it consumes; keys alone in plain arrays through
+// std::set_*), then the shares after the first move down to close the gaps.
 #pragma once
 
 #include <algorithm>
@@ -22,6 +22,20 @@ namespace host {
 // Keys-only calls pass nullptr for the values.
 template <class Vals>
 constexpr bool has_values = !std::is_same_v<Vals, std::nullptr_t>;
+
+// One share's walk for keys alone in plain arrays: the standard library's own loop, which keeps the same elements
+// (the same copies of equivalent keys) as serial_set_operation. libstdc++'s set_difference loop
+// is the faster one (2^22 + 2^22 int32 on 2 threads: 1.63-1.73x -> 1.92x std::set_difference;
+// the other three as fast either way).
+template <set_op Op, class AIt, class BIt, class OutIt, class Comp>
+OutIt standard_set_operation(AIt a_first, AIt a_last, BIt b_first, BIt b_last, OutIt out, Comp comp) {
+  if constexpr (Op == set_op::union_) return std::set_union(a_first, a_last, b_first, b_last, out, comp);
+  if constexpr (Op == set_op::intersection)
+    return std::set_intersection(a_first, a_last, b_first, b_last, out, comp);
+  if constexpr (Op == set_op::difference) return std::set_difference(a_first, a_last, b_first, b_last, out, comp);
+  if constexpr (Op == set_op::symmetric_difference)
+    return std::set_symmetric_difference(a_first, a_last, b_first, b_last, out, comp);
+}
 
 template <set_op Op, class AKeys, class AVals, class BKeys, class BVals, class OutKeys, class OutVals, class Comp>
 index_t set_operation(const host_context& ctx, AKeys a_keys, AVals a_vals, index_t a_count, BKeys b_keys, BVals b_vals,
@@ -45,6 +59,13 @@ index_t set_operation(const host_context& ctx, AKeys a_keys, AVals a_vals, index
   parallel_for(ctx, chunks, [&](index_t c) {
     const set_split<index_t> s0 = splits[static_cast<std::size_t>(c)], s1 = splits[static_cast<std::size_t>(c) + 1];
     index_t k = base(c);
+    if constexpr (!has_values<OutVals> && std::is_pointer_v<AKeys> && std::is_pointer_v<BKeys> &&
+                  std::is_pointer_v<OutKeys>) {
+      const auto end = standard_set_operation<Op>(a_keys + s0.a, a_keys + s1.a, b_keys + s0.b, b_keys + s1.b,
+                                                  out_keys + k, comp);
+      written[static_cast<std::size_t>(c)] = static_cast<index_t>(end - (out_keys + k));
+      return;
+    }
     written[static_cast<std::size_t>(c)] =
         serial_set_operation<Op>(a_keys, s0.a, s1.a, b_keys, s0.b, s1.b, comp, [&](bool from_b, index_t i) {
           out_keys[k] = from_b ? b_keys[i] : a_keys[i];
