@@ -87,7 +87,7 @@ TYPED_TEST(GpuLoadBalance, SearchAndTransformMatchReference) {
 }
 
 // The tiles' splits of the path (the merge partition pass over the starts and the items) equal
-// merge_path's at every tile edge, with samples (starts past L2) or without.
+// merge_path's at every tile edge (at these sizes the starts fit L2: the search takes no samples).
 template <class Policy, class Start>
 void expect_splits_match_merge_path(cuda_context& ctx, const std::vector<Start>& starts, index_t count) {
   const auto num_segments = static_cast<index_t>(starts.size());
