@@ -19,8 +19,10 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cub/device/device_merge.cuh>
 #include <cub/device/device_merge_sort.cuh>
 #include <cub/device/device_radix_sort.cuh>
+#include <cuda/std/functional>
 #include <iostream>
 #include <random>
 #include <string>
@@ -705,13 +707,32 @@ struct wide_policy {  // a larger tile: fewer splits for the partition pass
   static constexpr mergepath::merge_tuning tuning{384, 27, 1, false, 1536, 1, 2};
 };
 
+struct key_below {  // a random key in [0, limit)
+  unsigned limit;
+  __host__ __device__ int operator()(unsigned i) const {
+    thrust::default_random_engine rng(i * 2654435761u + 12345u);
+    return static_cast<int>(rng() % limit);
+  }
+};
+
+// distinct_keys == 0: a = the even numbers, b = the odd ones; else both random in [0, distinct_keys).
 template <class policy>
-void measure(const char* name, index_t n) {
+void measure(const char* name, index_t n, unsigned distinct_keys) {
   thrust::device_vector<int> a(n), b(n), out(2 * n), out2(2 * n);
-  thrust::sequence(a.begin(), a.end(), 0, 2);
-  thrust::sequence(b.begin(), b.end(), 1, 2);
+  if (distinct_keys == 0) {
+    thrust::sequence(a.begin(), a.end(), 0, 2);
+    thrust::sequence(b.begin(), b.end(), 1, 2);
+  } else {
+    thrust::transform(thrust::counting_iterator<unsigned>(0), thrust::counting_iterator<unsigned>(n), a.begin(),
+                      key_below{distinct_keys});
+    thrust::transform(thrust::counting_iterator<unsigned>(n), thrust::counting_iterator<unsigned>(2 * n), b.begin(),
+                      key_below{distinct_keys});
+    thrust::sort(a.begin(), a.end());
+    thrust::sort(b.begin(), b.end());
+  }
   mergepath::cuda_context ctx;
-  std::printf("%s, n = %ld + %ld int32 keys\n", name, static_cast<long>(n), static_cast<long>(n));
+  std::printf("%s, n = %ld + %ld int32 keys, %s\n", name, static_cast<long>(n), static_cast<long>(n),
+              distinct_keys == 0 ? "evens and odds" : ("keys below " + std::to_string(distinct_keys)).c_str());
   constexpr mergepath::merge_tuning t = policy::tuning;
   index_t tiles = mergepath::detail::ceil_div<index_t>(2 * n, t.tile_items());
   thrust::device_vector<index_t> parts(tiles + 1);
@@ -737,18 +758,31 @@ void measure(const char* name, index_t n) {
   auto copy = [&] {
     cudaMemcpyAsync(out2.data().get(), po, 2 * n * sizeof(int), cudaMemcpyDeviceToDevice, ctx.stream());
   };
+  std::size_t cub_bytes = 0;
+  MERGEPATH_CUDA_CHECK(cub::DeviceMerge::MergeKeys(nullptr, cub_bytes, pa, n, pb, n, out2.data().get(),
+                                                   ::cuda::std::less<>{}, ctx.stream()));
+  thrust::device_vector<unsigned char> cub_temp(cub_bytes + 1);
+  auto cub_merge = [&] {
+    MERGEPATH_CUDA_CHECK(cub::DeviceMerge::MergeKeys(cub_temp.data().get(), cub_bytes, pa, n, pb, n, out2.data().get(),
+                                                     ::cuda::std::less<>{}, ctx.stream()));
+  };
   for (int calls : {1, 10}) {
-    std::printf("calls %2d: merge %.1f us, partition %.1f us, tile kernel %.1f us, copy of the output %.1f us\n", calls,
-                per_call_us(ctx.stream(), calls, merge), per_call_us(ctx.stream(), calls, partition),
-                per_call_us(ctx.stream(), calls, tile), per_call_us(ctx.stream(), calls, copy));
+    std::printf("calls %2d: merge %.1f us, partition %.1f us, tile kernel %.1f us, copy of the output %.1f us, "
+                "cub::DeviceMerge %.1f us\n",
+                calls, per_call_us(ctx.stream(), calls, merge), per_call_us(ctx.stream(), calls, partition),
+                per_call_us(ctx.stream(), calls, tile), per_call_us(ctx.stream(), calls, copy),
+                per_call_us(ctx.stream(), calls, cub_merge));
   }
+  merge();
+  std::printf("  %s\n", out == out2 ? "ok (equals CUB's)" : "MISMATCH against CUB");
   ctx.synchronize();
 }
 
 int probe_main(int argc, char** argv) {
   index_t n = argc > 1 ? std::atol(argv[1]) : (index_t{1} << 26);
-  measure<mergepath::default_merge_policy<int>>("default tuning", n);
-  measure<wide_policy>("{384, 27}", n);
+  const unsigned distinct_keys = argc > 2 ? static_cast<unsigned>(std::atol(argv[2])) : 0;
+  measure<mergepath::default_merge_policy<int>>("default tuning", n, distinct_keys);
+  measure<wide_policy>("{384, 27}", n, distinct_keys);
   return 0;
 }
 
@@ -1560,6 +1594,11 @@ namespace probe_load_balance {
 
 using mergepath::index_t;
 
+template <int Threads, int Items>
+struct ab_policy {
+  static constexpr mergepath::load_balance_tuning tuning{Threads, Items};
+};
+
 int probe_main(int argc, char** argv) {
   const index_t mean = argc > 1 ? std::atoll(argv[1]) : 4;
   const int calls = argc > 2 ? std::atoi(argv[2]) : 20;
@@ -1597,6 +1636,31 @@ int probe_main(int argc, char** argv) {
     mergepath::interval_expand(ctx, segment_values.data().get(), n, starts.data().get(), segments, out.data().get());
   });
   std::printf("  %s\n", out == expect ? "ok" : "MISMATCH");
+  // Tile shapes and start batches side by side (TEMPORARY A/B).
+  auto one = [&](auto policy) {
+    using P = decltype(policy);
+    char name[64];
+    std::snprintf(name, sizeof(name), "%dx%d", P::tuning.block_threads, P::tuning.items_per_thread);
+    std::printf("  %-12s", name);
+    thrust::fill(out.begin(), out.end(), -7);
+    time("  search", [&] {
+      mergepath::device::launch_transform_lbs<P>(ctx, mergepath::device::write_segment<int*>{out.data().get(), {}}, n,
+                                                 starts.data().get(), segments);
+    });
+    std::printf(" %s", out == expect ? "ok" : "MISMATCH");
+    thrust::fill(out.begin(), out.end(), -7);
+    time("  expand", [&] {
+      mergepath::device::launch_transform_lbs<P>(
+          ctx, mergepath::device::expand_values<const int*, int*>{out.data().get(), {segment_values.data().get()}}, n,
+          starts.data().get(), segments);
+    });
+    std::printf(" %s\n", out == expect ? "ok" : "MISMATCH");
+  };
+  if (calls > 1) {
+    one(ab_policy<128, 15>{});
+    one(ab_policy<128, 19>{});
+    one(ab_policy<128, 31>{});
+  }
   time("segmented_reduce", [&] {
     mergepath::segmented_reduce(ctx, values.data().get(), n, starts.data().get(), segments, sums.data().get(), 0);
   });
@@ -1858,7 +1922,7 @@ const probe_case cases[] = {
     {"batch", probe_batch::probe_main, "batch_search's sorting path, per-needle variants, a run-writing layout [N]"},
     {"merge", probe_merge::probe_main, "fixed workload for ncu: merge and merge_pairs, 2^26 + 2^26 int32 [N [REPS]]"},
     {"merge4", probe_merge4::probe_main, "mergesort with four-way passes, two tile designs (PROBE_CHECK, PROBE_ONLY) [N [REPS]]"},
-    {"merge_time", probe_merge_time::probe_main, "merge = partition pass + tile kernel + gaps, back-to-back calls [N [CALLS]]"},
+    {"merge_time", probe_merge_time::probe_main, "merge = partition pass + tile kernel + gaps beside CUB, back-to-back calls [N [DISTINCT_KEYS]]"},
     {"mergesort", probe_mergesort::probe_main, "mergesort at a few tunings beside CUB merge and radix sort [N [REPS [profile ...]]]"},
     {"search", probe_search::probe_main, "binary/Eytzinger/batch search: 2^26 random needles and the seed's case [sort: one sorting-path call, for ncu]"},
     {"search_cache", probe_search_cache::probe_main, "L2 eviction hints for one search per needle [N [binary|eytzinger|prefetch|grid|levels|persisting]]"},

@@ -61,12 +61,12 @@ for step in $steps; do
       done
       unset PROBE_L2_FETCH_BYTES ;;
     stalls)  # where the keys tile kernel's warps wait
-      run stalls ncu --clock-control none --section SpeedOfLight --section WarpStateStats --section Occupancy --section LaunchStats \
+      run stalls ncu --clock-control none --section SpeedOfLight --section WarpStateStats --section SchedulerStats --section ComputeWorkloadAnalysis --section MemoryWorkloadAnalysis --section Occupancy --section LaunchStats \
         --section MemoryWorkloadAnalysis -k regex:merge_tile -c 1 $bin/mergepath-probe --case merge $((1 << 26)) 1 ;;
     lbstalls)  # the load-balancing tile kernels at segment-length means LB_MEANS (default 4 10000)
       for mean in ${LB_MEANS:-4 10000}; do
         run lbtimes-$mean $bin/mergepath-probe --case load_balance $mean 20
-        run lbstalls-$mean ncu --clock-control none --section SpeedOfLight --section WarpStateStats --section Occupancy --section LaunchStats \
+        run lbstalls-$mean ncu --clock-control none --section SpeedOfLight --section WarpStateStats --section SchedulerStats --section ComputeWorkloadAnalysis --section MemoryWorkloadAnalysis --section Occupancy --section LaunchStats \
           -k regex:'lbs|segmented_reduce|merge_partition|merge_samples' $bin/mergepath-probe --case load_balance $mean 1
       done ;;
     demo)

@@ -102,24 +102,22 @@ void launch_segmented_reduce(cuda_context& ctx, ValueAt value_at, index_t count,
   auto heads = ctx.allocate<kernel::tile_head<T>>(num_tiles);
   auto tails = ctx.allocate<segment_partial<T>>(num_tiles);
   // The fix-up of the segments open across tile ends: a block per fixup_threads * fixup_items
-  // tiles, its prefix by look-back over the blocks before (kernel::fixup_state).
+  // tiles, its prefix from the blocks before (kernel::fixup_handover).
   constexpr int fixup_threads = 256, fixup_items = sizeof(T) <= 8 ? 4 : 1;
   const index_t fixup_blocks = detail::ceil_div<index_t>(num_tiles, fixup_threads * fixup_items);
-  std::size_t state_bytes = 0;
-  MERGEPATH_CUDA_CHECK(kernel::fixup_state<T>::AllocationSize(static_cast<int>(fixup_blocks), state_bytes));
-  auto state_storage = ctx.allocate<unsigned char>(static_cast<index_t>(state_bytes));
-  kernel::fixup_state<T> state;
-  MERGEPATH_CUDA_CHECK(state.Init(static_cast<int>(fixup_blocks), state_storage.data(), state_bytes));
+  auto aggregates = ctx.allocate<segment_partial<T>>(fixup_blocks);
+  auto ready = ctx.allocate<int>(fixup_blocks);
+  const kernel::fixup_handover<T> handover{aggregates.data(), ready.data()};
   detail::launch_dependent("segmented_reduce_kernel",
                            kernel::segmented_reduce_kernel<Policy, ValueAt, StartsIt, OutIt, T, Op>,
                            static_cast<unsigned>(num_tiles), Policy::tuning.block_threads, 0, ctx.stream(), value_at,
                            count, starts, num_segments, static_cast<const index_t*>(path.splits.data()), out, init, op,
-                           heads.data(), tails.data(), state, static_cast<int>(fixup_blocks));
+                           heads.data(), tails.data(), handover, fixup_blocks);
   detail::launch_dependent(
       "segmented_reduce_fixup_kernel", kernel::segmented_reduce_fixup_kernel<fixup_threads, fixup_items, T, OutIt, Op>,
       static_cast<unsigned>(fixup_blocks), fixup_threads, 0, ctx.stream(),
       static_cast<const kernel::tile_head<T>*>(heads.data()), static_cast<const segment_partial<T>*>(tails.data()),
-      num_tiles, num_segments, out, init, op, state);
+      num_tiles, num_segments, out, init, op, handover);
 }
 
 // What load_balancing_search and interval_expand store for each item: a value of the item alone,

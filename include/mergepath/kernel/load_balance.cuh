@@ -5,8 +5,9 @@
 // items of each segment and leaves the segments that cross tiles to segmented_reduce_fixup_kernel.
 #pragma once
 
-#include <cub/agent/single_pass_scan_operators.cuh>
 #include <cub/block/block_scan.cuh>
+#include <cub/util_ptx.cuh>
+#include <cuda/atomic>
 
 #include <cstdint>
 #include <iterator>
@@ -172,8 +173,10 @@ template <class V>
 struct stages_segment_values<segment_value<V*>> : std::bool_constant<block::can_copy_async<std::remove_const_t<V>, V*>> {};
 
 // A tile's segment values in shared memory: value(mark) = values[the tile's segment of mark].
-// Room for tiles of up to Capacity - 1 starts (half the tile, or ~8 KB of wider values: mean
-// segments of one item or more for int32); a tile with more reads its values from global memory.
+// Room for tiles of up to Capacity - 1 starts (a third of the tile, at most ~4 KB: mean segments
+// of two items or more for int32); a tile with more reads its values from global memory. A
+// larger table cost more than it saved: room for half the tile (8 KB at 128 x 31) left 13 blocks
+// an SM, and interval_expand took 164 against 150 us at mean 4 (H200, probe load_balance).
 template <class V, int Capacity>
 struct segment_value_table {
   static constexpr int padding = 16 / sizeof(V);  // the run's shift to 16-byte pieces
@@ -198,7 +201,7 @@ __global__ void __launch_bounds__(Policy::tuning.block_threads)
   using ValueOf = decltype(emit.value_of);
   constexpr bool staged = stages_segment_values<ValueOf>::value;
   using value_t = std::remove_cv_t<std::remove_reference_t<decltype(emit.value_of(index_t{}, index_t{}))>>;
-  constexpr int table_capacity = detail::min_of<int>(tile_items / 2, 8192 / sizeof(value_t)) + 1;  // ~8 KB
+  constexpr int table_capacity = detail::min_of<int>(tile_items / 3, 4096 / sizeof(value_t)) + 1;
   using table_t = std::conditional_t<staged, segment_value_table<value_t, table_capacity>, no_value_table>;
   __shared__ map_t map;
   __shared__ table_t table;
@@ -272,10 +275,14 @@ struct reads_values_directly : std::false_type {};
 template <class V, class T>
 struct reads_values_directly<value_at_as<V*, T>, T> : std::is_same<std::remove_const_t<V>, T> {};
 
-// The fix-up's blocks find the tails' scan over the blocks before them by decoupled look-back
-// (CUB's tile status, as its single-pass scans use it).
+// How the fix-up's blocks hand their scans on: block b publishes the scan of its tiles' tails in
+// aggregates[b], then sets ready[b] (cleared by segmented_reduce_kernel); each block combines the
+// aggregates of all the blocks before it, a warp's lanes polling them side by side.
 template <class T>
-using fixup_state = cub::ScanTileState<segment_partial<T>>;
+struct fixup_handover {
+  segment_partial<T>* aggregates;
+  int* ready;
+};
 
 // What a tile of segmented_reduce leaves for the fix-up: the segment open when the tile begins
 // (`head_segment`, ended inside the tile when head_closed) with the tile's items of it, and the
@@ -322,7 +329,7 @@ template <class Policy, class ValueAt, class StartsIt, class OutIt, class T, cla
 __global__ void __launch_bounds__(Policy::tuning.block_threads)
     segmented_reduce_kernel(ValueAt value_at, index_t count, StartsIt starts, index_t num_segments,
                             const index_t* splits, OutIt out, T init, Op op, tile_head<T>* heads,
-                            segment_partial<T>* tails, fixup_state<T> fixup, int fixup_blocks) {
+                            segment_partial<T>* tails, fixup_handover<T> handover, index_t fixup_blocks) {
   constexpr int threads = Policy::tuning.block_threads;
   constexpr int items = Policy::tuning.items_per_thread;
   constexpr int tile_items = Policy::tuning.tile_items();
@@ -342,7 +349,8 @@ __global__ void __launch_bounds__(Policy::tuning.block_threads)
   T* values = reinterpret_cast<T*>(value_bytes);
 
   detail::wait_for_prior_grid();  // the splits
-  fixup.InitializeStatus(fixup_blocks);  // the fix-up's look-back status, a thread a block
+  const index_t flag = static_cast<index_t>(blockIdx.x) * threads + threadIdx.x;  // the fix-up's, a thread each
+  if (flag < fixup_blocks) handover.ready[flag] = 0;
   const load_balance_share share = tile_share(splits, blockIdx.x, tile_items, count + num_segments);
   detail::allow_dependent_launch();
   const int num_starts = static_cast<int>(share.start_end - share.start_begin);
@@ -441,55 +449,80 @@ __global__ void __launch_bounds__(Policy::tuning.block_threads)
 
 // Finishes each segment that ended in the tile after the one it was open in, and the last
 // segment, in one pass: block b scans the tails of its tiles [b * tiles, (b + 1) * tiles) by
-// segment (each thread `Items` consecutive tiles), its prefix over the blocks before from their
-// look-back status (readied by segmented_reduce_kernel); a tile's carried partial is then the
-// scan through the tile before it. (It replaced cub::DeviceScan's two kernels and a fix-up
-// kernel: ~13 us at 2^26 items, mean 4, on an H200.)
+// segment (each thread `Items` consecutive tiles), publishes that scan (fixup_handover), and its
+// first warp combines the scans of the blocks before it; a tile's carried partial is then the
+// scan through the tile before it. Each tile's head and tail are loaded together, and no block
+// waits for more than the others' publications: CUB's look-back (tile status, a prefix published
+// after the wait) took ~10 us here at every mean (ncu, H200, 2^26 items: 17k tiles, 17 blocks).
 template <int Threads, int Items, class T, class OutIt, class Op>
 __global__ void __launch_bounds__(Threads)
     segmented_reduce_fixup_kernel(const tile_head<T>* heads, const segment_partial<T>* tails, index_t num_tiles,
-                                  index_t num_segments, OutIt out, T init, Op op, fixup_state<T> state) {
+                                  index_t num_segments, OutIt out, T init, Op op, fixup_handover<T> handover) {
   using partial_t = segment_partial<T>;
   using combine_t = combine_segment_partials<T, Op>;
   // Warp scans: a raking scan keeps a partial per thread in shared memory (too much for wide T).
   using scan_t = cub::BlockScan<partial_t, Threads, cub::BLOCK_SCAN_WARP_SCANS>;
-  using prefix_t = cub::TilePrefixCallbackOp<partial_t, combine_t, fixup_state<T>>;
   __shared__ typename scan_t::TempStorage scan_storage;
-  __shared__ typename prefix_t::TempStorage prefix_storage;
   __shared__ partial_t last_of_thread[Threads];
+  __shared__ partial_t before_block;  // the scan through the tile before the block's first
 
-  detail::wait_for_prior_grid();  // the heads, the tails and the status
+  detail::wait_for_prior_grid();  // the heads, the tails and the cleared flags
   const combine_t combine{op};
   const index_t first = (static_cast<index_t>(blockIdx.x) * Threads + threadIdx.x) * Items;
-  partial_t tile_tails[Items];  // this thread's tiles' tails
+  partial_t tile_tails[Items];  // this thread's tiles' tails and heads
+  tile_head<T> tile_heads[Items];
   MERGEPATH_UNROLL
-  for (int k = 0; k < Items; ++k)  // past the last tile: a segment of its own, never read back
+  for (int k = 0; k < Items; ++k) {  // past the last tile: a segment of its own, never read back
     tile_tails[k] = first + k < num_tiles ? tails[first + k] : partial_t{-2, {}};
-  partial_t scanned[Items];          // the scan through each of them
-  partial_t before_block{-1, {}};  // the scan through the tile before the block's first
-  if (blockIdx.x == 0) {
-    partial_t aggregate;
-    scan_t(scan_storage).InclusiveScan(tile_tails, scanned, combine, aggregate);
-    if (threadIdx.x == 0 && gridDim.x > 1) state.SetInclusive(0, aggregate);
-  } else {
-    prefix_t prefix(state, prefix_storage, combine, static_cast<int>(blockIdx.x));
-    scan_t(scan_storage).InclusiveScan(tile_tails, scanned, combine, prefix);
-    before_block = prefix.GetExclusivePrefix();
+    if (first + k < num_tiles) tile_heads[k] = heads[first + k];
+  }
+  partial_t scanned[Items];  // the scan through each of them, within the block
+  partial_t aggregate;
+  scan_t(scan_storage).InclusiveScan(tile_tails, scanned, combine, aggregate);
+  if (threadIdx.x == 0 && blockIdx.x + 1 < gridDim.x) {
+    handover.aggregates[blockIdx.x] = aggregate;
+    cuda::atomic_ref<int, cuda::thread_scope_device>(handover.ready[blockIdx.x]).store(1, cuda::memory_order_release);
+  }
+  if (threadIdx.x < 32) {
+    // Lane l combines a run of the blocks before in order, then the lanes' results are combined
+    // in lane order (a tree of shuffles that keeps the earlier on the left).
+    const int lane = static_cast<int>(threadIdx.x), before = static_cast<int>(blockIdx.x);
+    const int per_lane = (before + 31) / 32;
+    partial_t mine{-1, {}};
+    bool any = false;
+    for (int p = lane * per_lane; p < detail::min_of(before, (lane + 1) * per_lane); ++p) {
+      cuda::atomic_ref<int, cuda::thread_scope_device> ready(handover.ready[p]);
+      while (ready.load(cuda::memory_order_acquire) == 0) {
+      }
+      const partial_t published = handover.aggregates[p];
+      mine = any ? combine(mine, published) : published;
+      any = true;
+    }
+    MERGEPATH_UNROLL
+    for (int d = 1; d < 32; d *= 2) {
+      const partial_t later = cub::ShuffleDown<32>(mine, d, 31, 0xffffffffu);
+      const bool later_any = __shfl_down_sync(0xffffffffu, any, d) && lane + d < 32;
+      if (later_any) mine = any ? combine(mine, later) : later;
+      any = any || later_any;
+    }
+    if (lane == 0) before_block = any ? mine : partial_t{-1, {}};
   }
   last_of_thread[threadIdx.x] = scanned[Items - 1];
   __syncthreads();
-  partial_t carried = threadIdx.x == 0 ? before_block : last_of_thread[threadIdx.x - 1];
+  const partial_t prefix = before_block;
+  partial_t carried = threadIdx.x == 0 ? prefix : combine(prefix, last_of_thread[threadIdx.x - 1]);
   MERGEPATH_UNROLL
   for (int k = 0; k < Items; ++k) {
     const index_t t = first + k;
     if (t >= num_tiles) break;
-    const tile_head<T> head = heads[t];
+    const tile_head<T>& head = tile_heads[k];
     // Segment -1 holds the items before a malformed first start: no output.
     if (head.closed && head.segment >= 0 && head.segment < num_segments)
       out[head.segment] = combine(carried, {head.segment, head.partial}).partial.finish(init, op);
-    if (t == num_tiles - 1 && scanned[k].segment >= 0 && scanned[k].segment < num_segments)
-      out[scanned[k].segment] = scanned[k].partial.finish(init, op);
-    carried = scanned[k];
+    const partial_t through = combine(prefix, scanned[k]);
+    if (t == num_tiles - 1 && through.segment >= 0 && through.segment < num_segments)
+      out[through.segment] = through.partial.finish(init, op);
+    carried = through;
   }
 }
 

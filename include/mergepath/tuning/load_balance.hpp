@@ -25,15 +25,16 @@ inline std::ostream& operator<<(std::ostream& os, const load_balance_tuning& t) 
 // 128 x 15 was the best shape or within 2% of it from mean 16 on (H200, 2^26 int32, bench
 // --tunings); below 8 items a segment it takes 128 x 31 (71 against 63% of copy at mean 4; 78
 // against 81% at mean 16 and 76 against 93% at 300). interval_expand also copies its tiles'
-// segment values to shared memory: 128 x 31 was as fast at mean 4 and faster from mean 16 on (H200:
-// 80 against 71% of copy at mean 16, 88 against 79% at 300). transform_lbs with a general f marks
-// a bitmap (block::segment_heads): longer tiles were slower there with a heavier f (merge_join at
-// mean 1).
+// segment values to shared memory (a third of the tile at most): 128 x 19 was the best shape or
+// within 3% of it at means 4 to 1e4 (H200, probe load_balance: 146 / 99 / 85 / 80 / 74 us at
+// means 4 / 16 / 64 / 300 / 1e4; 128 x 31 150 / 111 / 94 / 80 / 76; 128 x 15 152 / 104 / 88 / 84 /
+// 78). transform_lbs with a general f marks a bitmap (block::segment_heads): longer tiles were
+// slower there with a heavier f (merge_join at mean 1).
 constexpr load_balance_tuning default_transform_lbs_tuning = {128, 15};
 constexpr load_balance_tuning load_balancing_search_tuning = {128, 15};
 constexpr load_balance_tuning load_balancing_search_short_tuning = {128, 31};
 constexpr long long load_balancing_search_short_mean = 8;  // items a segment below which it applies
-constexpr load_balance_tuning interval_expand_tuning = {128, 31};
+constexpr load_balance_tuning interval_expand_tuning = {128, 19};
 
 // segmented_reduce: a tile also holds its items' values in shared memory, so wider values take
 // shorter tiles (about 124 bytes of values a thread, an odd count for conflict-free strides).
