@@ -101,9 +101,10 @@ void lbs_tuning_rows(bench_context& b, const char* label, Func f, index_t n, con
     b.add_row(row(name.str(), t));
   };
   one(lb_policy<128, 15>{});
+  one(lb_policy<128, 19>{});
+  one(lb_policy<128, 23>{});
   one(lb_policy<128, 31>{});
   one(lb_policy<128, 47>{});
-  one(lb_policy<128, 63>{});
   one(lb_policy<256, 15>{});
   one(lb_policy<256, 23>{});
 }

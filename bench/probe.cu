@@ -304,6 +304,12 @@ int probe_main(int argc, char** argv) {
   thrust::device_vector<int> a(n), b(n), out(2 * n), av(n), bv(n), outv(2 * n);
   thrust::transform(thrust::counting_iterator<unsigned>(0), thrust::counting_iterator<unsigned>(n), a.begin(), random_key{});
   thrust::transform(thrust::counting_iterator<unsigned>(n), thrust::counting_iterator<unsigned>(2 * n), b.begin(), random_key{});
+  if (const char* d = std::getenv("PROBE_DISTINCT_KEYS")) {  // keys below d: few distinct
+    const int distinct = std::atoi(d);
+    auto below = [distinct] __device__(int k) { return static_cast<int>(static_cast<unsigned>(k) % distinct); };
+    thrust::transform(a.begin(), a.end(), a.begin(), below);
+    thrust::transform(b.begin(), b.end(), b.begin(), below);
+  }
   thrust::sort(a.begin(), a.end());
   thrust::sort(b.begin(), b.end());
   thrust::sequence(av.begin(), av.end());
@@ -1920,7 +1926,7 @@ struct probe_case {
 };
 const probe_case cases[] = {
     {"batch", probe_batch::probe_main, "batch_search's sorting path, per-needle variants, a run-writing layout [N]"},
-    {"merge", probe_merge::probe_main, "fixed workload for ncu: merge and merge_pairs, 2^26 + 2^26 int32 [N [REPS]]"},
+    {"merge", probe_merge::probe_main, "fixed workload for ncu: merge and merge_pairs, 2^26 + 2^26 int32 (PROBE_DISTINCT_KEYS) [N [REPS]]"},
     {"merge4", probe_merge4::probe_main, "mergesort with four-way passes, two tile designs (PROBE_CHECK, PROBE_ONLY) [N [REPS]]"},
     {"merge_time", probe_merge_time::probe_main, "merge = partition pass + tile kernel + gaps beside CUB, back-to-back calls [N [DISTINCT_KEYS]]"},
     {"mergesort", probe_mergesort::probe_main, "mergesort at a few tunings beside CUB merge and radix sort [N [REPS [profile ...]]]"},

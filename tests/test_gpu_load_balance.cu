@@ -23,9 +23,9 @@ void expect_equal_vectors(const std::vector<T>& got, const std::vector<T>& expec
 
 constexpr index_t lbs_tile = mergepath::default_transform_lbs_tuning.tile_items();
 constexpr index_t search_tile = mergepath::load_balancing_search_tuning.tile_items();
-constexpr index_t expand_tile = mergepath::interval_expand_tuning.tile_items();
-constexpr index_t reduce_tile = mergepath::segmented_reduce_tuning_for(sizeof(int)).tile_items();  // also the short-segment search's
-static_assert(mergepath::load_balancing_search_short_tuning.tile_items() == reduce_tile, "tile edges: add the search's");
+constexpr index_t expand_tile = mergepath::interval_expand_tuning.tile_items();  // also the short-segment search's
+static_assert(mergepath::load_balancing_search_short_tuning.tile_items() == expand_tile, "tile edges: add the search's");
+constexpr index_t reduce_tile = mergepath::segmented_reduce_tuning_for(sizeof(int)).tile_items();
 
 std::vector<index_t> gpu_counts() {
   std::vector<index_t> counts = {0, 1, 2, 7, lbs_tile - 1, lbs_tile, lbs_tile + 1, 2 * lbs_tile + 3, search_tile - 1, search_tile, search_tile + 1, expand_tile - 1, expand_tile + 1, reduce_tile - 1, reduce_tile + 1, 12345, 1 << 18,

@@ -25,16 +25,18 @@ inline std::ostream& operator<<(std::ostream& os, const load_balance_tuning& t) 
 // 128 x 15 was the best shape or within 2% of it from mean 16 on (H200, 2^26 int32, bench
 // --tunings); below 8 items a segment it takes 128 x 31 (71 against 63% of copy at mean 4; 78
 // against 81% at mean 16 and 76 against 93% at 300). interval_expand also copies its tiles'
-// segment values to shared memory (a third of the tile at most): 128 x 19 was the best shape or
-// within 3% of it at means 4 to 1e4 (H200, probe load_balance: 146 / 99 / 85 / 80 / 74 us at
-// means 4 / 16 / 64 / 300 / 1e4; 128 x 31 150 / 111 / 94 / 80 / 76; 128 x 15 152 / 104 / 88 / 84 /
-// 78). transform_lbs with a general f marks a bitmap (block::segment_heads): longer tiles were
-// slower there with a heavier f (merge_join at mean 1).
+// segment values to shared memory (a third of the tile at most): 128 x 31 was the best shape at
+// means 4 and 16 (H200, bench --tunings at fc129c4, % of copy at means 4 / 16 / 300 / 1e4: 128 x
+// 31 70 / 81 / 86 / 89, 128 x 23 68 / 79 / 89 / 93, 128 x 19 68 / 77 / 86 / 91, 128 x 15 65 / 71
+// / 80 / 85). (The probe's back-to-back calls, which keep the starts and values in L2 from mean 16
+// on, favoured 128 x 19; the bench's rotated inputs do not.) transform_lbs with a general f marks
+// a bitmap (block::segment_heads): longer tiles were slower there with a heavier f (merge_join at
+// mean 1).
 constexpr load_balance_tuning default_transform_lbs_tuning = {128, 15};
 constexpr load_balance_tuning load_balancing_search_tuning = {128, 15};
 constexpr load_balance_tuning load_balancing_search_short_tuning = {128, 31};
 constexpr long long load_balancing_search_short_mean = 8;  // items a segment below which it applies
-constexpr load_balance_tuning interval_expand_tuning = {128, 19};
+constexpr load_balance_tuning interval_expand_tuning = {128, 31};
 
 // segmented_reduce: a tile also holds its items' values in shared memory, so wider values take
 // shorter tiles (about 124 bytes of values a thread, an odd count for conflict-free strides).
