@@ -1594,8 +1594,9 @@ int probe_main(int argc, char** argv) {
 // ==== case load_balance ================================================================
 // load_balancing_search, interval_expand and segmented_reduce of 2^26 items (int32), segment
 // lengths uniform in [0, 2 * MEAN]: per-call times beside a device copy of the output, each
-// checked against thrust::upper_bound; with CALLS = 1, one call each, a fixed workload for ncu
-// (-k regex:lbs|segmented_reduce). [MEAN [CALLS [LOG2_N]]]
+// checked against thrust::upper_bound, and the search and expansion at a few tile shapes; with
+// CALLS = 1, one call each, a fixed workload for ncu (-k regex:lbs|segmented_reduce).
+// [MEAN [CALLS [LOG2_N]]]
 namespace probe_load_balance {
 
 using mergepath::index_t;
@@ -1642,7 +1643,8 @@ int probe_main(int argc, char** argv) {
     mergepath::interval_expand(ctx, segment_values.data().get(), n, starts.data().get(), segments, out.data().get());
   });
   std::printf("  %s\n", out == expect ? "ok" : "MISMATCH");
-  // Tile shapes and start batches side by side (TEMPORARY A/B).
+  // The store kernel at a few tile shapes, side by side. Back-to-back calls keep the starts and
+  // values in L2 from mean 16 on; bench --tunings rotates its inputs, and decides the tunings.
   auto one = [&](auto policy) {
     using P = decltype(policy);
     char name[64];

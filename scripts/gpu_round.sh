@@ -61,7 +61,7 @@ for step in $steps; do
       done
       unset PROBE_L2_FETCH_BYTES ;;
     stalls)  # where the keys tile kernel's warps wait
-      run stalls ncu --clock-control none --section SpeedOfLight --section WarpStateStats --section SchedulerStats --section ComputeWorkloadAnalysis --section MemoryWorkloadAnalysis --section Occupancy --section LaunchStats \
+      run stalls ncu --clock-control none --section SpeedOfLight --section WarpStateStats --section SchedulerStats --section ComputeWorkloadAnalysis --section Occupancy --section LaunchStats \
         --section MemoryWorkloadAnalysis -k regex:merge_tile -c 1 $bin/mergepath-probe --case merge $((1 << 26)) 1 ;;
     lbstalls)  # the load-balancing tile kernels at segment-length means LB_MEANS (default 4 10000)
       for mean in ${LB_MEANS:-4 10000}; do
