@@ -23,7 +23,8 @@ void expect_equal_vectors(const std::vector<T>& got, const std::vector<T>& expec
 
 constexpr index_t lbs_tile = mergepath::default_transform_lbs_tuning.tile_items();
 constexpr index_t search_tile = mergepath::load_balancing_search_tuning.tile_items();
-constexpr index_t expand_tile = mergepath::interval_expand_tuning.tile_items();  // also the short-segment search's
+// interval_expand's tile, also the short-segment search's.
+constexpr index_t expand_tile = mergepath::interval_expand_tuning.tile_items();
 static_assert(mergepath::load_balancing_search_short_tuning.tile_items() == expand_tile, "tile edges: add the search's");
 constexpr index_t reduce_tile = mergepath::segmented_reduce_tuning_for(sizeof(int)).tile_items();
 
