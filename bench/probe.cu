@@ -22,6 +22,8 @@
 #include <cub/device/device_merge.cuh>
 #include <cub/device/device_merge_sort.cuh>
 #include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_reduce.cuh>
+#include <cub/device/device_segmented_reduce.cuh>
 #include <cuda/std/functional>
 #include <iostream>
 #include <random>
@@ -1605,6 +1607,10 @@ template <int Threads, int Items>
 struct ab_policy {
   static constexpr mergepath::load_balance_tuning tuning{Threads, Items};
 };
+template <int Threads, int Vectors, int Stages, int Blocks>
+struct stream_policy {
+  static constexpr mergepath::segmented_reduce_stream_tuning tuning{Threads, Vectors, Stages, Blocks, 1};
+};
 
 int probe_main(int argc, char** argv) {
   const index_t mean = argc > 1 ? std::atoll(argv[1]) : 4;
@@ -1668,6 +1674,52 @@ int probe_main(int argc, char** argv) {
     one(ab_policy<128, 15>{});
     one(ab_policy<128, 19>{});
     one(ab_policy<128, 31>{});
+  }
+  // The reduction's floors: all items read once (cub::DeviceReduce::Sum), and CUB's segmented reduce.
+  {
+    thrust::device_vector<int> ends(offsets.begin() + 1, offsets.end()), total(1);
+    ends.push_back(static_cast<int>(n));
+    std::size_t bytes = 0, seg_bytes = 0;
+    MERGEPATH_CUDA_CHECK(cub::DeviceReduce::Sum(nullptr, bytes, values.data().get(), total.data().get(), n, ctx.stream()));
+    MERGEPATH_CUDA_CHECK(cub::DeviceSegmentedReduce::Sum(nullptr, seg_bytes, values.data().get(), sums.data().get(),
+                                                         static_cast<int>(segments), starts.data().get(),
+                                                         ends.data().get(), ctx.stream()));
+    thrust::device_vector<unsigned char> temp(std::max(bytes, seg_bytes));
+    time("cub::DeviceReduce::Sum", [&] {
+      MERGEPATH_CUDA_CHECK(cub::DeviceReduce::Sum(temp.data().get(), bytes, values.data().get(), total.data().get(), n,
+                                                  ctx.stream()));
+    });
+    std::printf("\n");
+    time("cub segmented reduce", [&] {
+      MERGEPATH_CUDA_CHECK(cub::DeviceSegmentedReduce::Sum(temp.data().get(), seg_bytes, values.data().get(),
+                                                           sums.data().get(), static_cast<int>(segments),
+                                                           starts.data().get(), ends.data().get(), ctx.stream()));
+    });
+    std::printf("\n");
+  }
+  if (calls > 1) {  // the merge-path tiles, whatever the mean
+    time("segmented_reduce tiles", [&] {
+      mergepath::device::launch_segmented_reduce_tiles<mergepath::default_segmented_reduce_policy<int>>(
+          ctx, mergepath::value_at_as<const int*, int>{values.data().get()}, n, starts.data().get(), segments,
+          sums.data().get(), 0, mergepath::plus<>{});
+    });
+    std::printf("\n");
+    // The streaming path at a few shapes (threads, 16-byte pieces a thread, stages, blocks an SM).
+    auto stream = [&](auto policy) {
+      using P = decltype(policy);
+      char name[64];
+      std::snprintf(name, sizeof(name), "stream %dx%dx%d/%d", P::tuning.block_threads, P::tuning.vectors_per_thread,
+                    P::tuning.stages, P::tuning.min_blocks_per_sm);
+      time(name, [&] {
+        mergepath::device::launch_segmented_reduce_stream<P>(ctx, static_cast<const int*>(values.data().get()), n,
+                                                             starts.data().get(), segments, sums.data().get(), 0,
+                                                             mergepath::plus<>{});
+      });
+      std::printf("\n");
+    };
+    stream(stream_policy<128, 4, 4, 6>{});
+    stream(stream_policy<128, 8, 3, 4>{});
+    stream(stream_policy<64, 8, 4, 6>{});
   }
   time("segmented_reduce", [&] {
     mergepath::segmented_reduce(ctx, values.data().get(), n, starts.data().get(), segments, sums.data().get(), 0);

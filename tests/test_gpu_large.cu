@@ -537,6 +537,12 @@ struct check_item {
   }
 };
 
+__global__ void fill_weights(int* weights, index_t count) {  // weights[i] = item_weight()(i)
+  for (index_t i = blockIdx.x * static_cast<index_t>(blockDim.x) + threadIdx.x; i < count;
+       i += static_cast<index_t>(gridDim.x) * blockDim.x)
+    weights[i] = static_cast<int>(i % 7);
+}
+
 struct item_weight {  // f(i) for the reduction: small, so the 64-bit sums are exact
   __device__ long long operator()(index_t i) const { return i % 7; }
 };
@@ -567,6 +573,16 @@ TEST_F(GpuLoadBalanceLarge, MoreThanTwoToThe31Items) {
     for (index_t i = starts[s]; i < end; ++i) expected += i % 7;
     ASSERT_EQ(got[s], expected) << "segment " << s;
   }
+
+  // The same sums from a plain array of the weights: segmented_reduce's streaming path (mean 300).
+  device_vector<int> weights(static_cast<std::size_t>(count));
+  fill_weights<<<1024, 256>>>(weights.data(), count);
+  MERGEPATH_CUDA_CHECK(cudaGetLastError());
+  device_vector<int> int_sums(starts.size());
+  int_sums.fill_poison();
+  mergepath::segmented_reduce(ctx, weights.data(), count, d_starts.data(), num_segments, int_sums.data(), 3);
+  auto got_int = int_sums.download();
+  for (std::size_t s = 0; s < starts.size(); ++s) ASSERT_EQ(got_int[s], got[s]) << "segment " << s;
 }
 
 // ---------------------------------------------------------------------------------------------

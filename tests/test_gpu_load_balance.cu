@@ -388,6 +388,42 @@ TYPED_TEST(GpuLoadBalance, SegmentedReduceFixUpAcrossManyBlocks) {
     }
 }
 
+// The streaming path for long segments, forced on every shape (short segments put thousands of
+// starts in a sub-tile) with one, three or as many blocks as fit, so that a block streams many
+// sub-tiles and carries its open segment across them: int sums, and the maps' composition for the
+// items' order.
+TYPED_TEST(GpuLoadBalance, SegmentedReduceStreamCarriesAcrossSubTiles) {
+  cuda_context ctx;
+  constexpr index_t sub_tile = mergepath::segmented_reduce_stream.block_threads *
+                               mergepath::segmented_reduce_stream.items_per_thread<int>();
+  for (segment_shape shape : all_segment_shapes())
+    for (index_t count : {index_t{1}, index_t{7}, sub_tile - 1, sub_tile, sub_tile + 1, 3 * sub_tile + 5,
+                          index_t{98305}, index_t{(3 << 20) + 17}})
+      for (index_t max_blocks : {1, 3, 0}) {
+        if (count > max_test_size()) continue;
+        SCOPED_TRACE(::testing::Message() << shape << " count " << count << " max_blocks " << max_blocks << " seed "
+                                          << base_seed());
+        auto starts = make_segment_starts<TypeParam>(shape, count, case_seed({count, 11}));
+        const auto num_segments = static_cast<index_t>(starts.size());
+        std::vector<int> values(static_cast<std::size_t>(count));
+        for (std::size_t i = 0; i < values.size(); ++i) values[i] = static_cast<int>(i * 7919 % 2001) - 1000;
+        device_vector<TypeParam> d_starts(starts);
+        device_vector<int> d_values(values), sums(starts.size());
+        sums.fill_poison();
+        mergepath::device::launch_segmented_reduce_stream(ctx, d_values.data(), count, d_starts.data(), num_segments,
+                                                          sums.data(), 3, mergepath::plus<>{}, max_blocks);
+        expect_equal_vectors(sums.download(),
+                             reference_segmented_reduce<int>(
+                                 count, starts, [&](index_t i) { return values[static_cast<std::size_t>(i)]; }, 3,
+                                 mergepath::plus<>{}));
+        expect_maps_composed_in_order<TypeParam>(shape, count, 13, [&](auto maps, auto d, index_t n, auto out,
+                                                                       affine_map identity) {
+          mergepath::device::launch_segmented_reduce_stream(ctx, static_cast<const affine_map*>(maps), count, d, n, out,
+                                                            identity, compose_affine{}, max_blocks);
+        });
+      }
+}
+
 // y[row] = sum of vals[j] * x[cols[j]] over the row's nonzeros: CSR SpMV.
 struct csr_product {
   const double* vals;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <iterator>
 #include <type_traits>
 
@@ -92,32 +93,90 @@ void launch_transform_lbs(cuda_context& ctx, Func f, index_t count, StartsIt sta
                              starts, num_segments, splits);
 }
 
+// What segmented_reduce's tiles leave for the fix-up of the segments open across tile ends (a head
+// and a tail a tile), and that fix-up: a block per threads * items tiles, its prefix from the
+// blocks before (kernel::fixup_handover), its flags cleared by the tile kernel.
+template <class T>
+struct segmented_reduce_fixup {
+  static constexpr int threads = 256, items = sizeof(T) <= 8 ? 4 : 1;
+  index_t num_tiles, blocks;
+  temp_buffer<kernel::tile_head<T>> heads;
+  temp_buffer<segment_partial<T>> tails, aggregates;
+  temp_buffer<int> ready;
+
+  segmented_reduce_fixup(cuda_context& ctx, index_t tiles)
+      : num_tiles(tiles),
+        blocks(detail::ceil_div<index_t>(tiles, threads * items)),
+        heads(ctx.allocate<kernel::tile_head<T>>(tiles)),
+        tails(ctx.allocate<segment_partial<T>>(tiles)),
+        aggregates(ctx.allocate<segment_partial<T>>(blocks)),
+        ready(ctx.allocate<int>(blocks)) {}
+
+  kernel::fixup_handover<T> handover() { return {aggregates.data(), ready.data()}; }
+
+  template <class OutIt, class Op>
+  void launch(cuda_context& ctx, index_t num_segments, OutIt out, T init, Op op) {
+    detail::launch_dependent("segmented_reduce_fixup_kernel",
+                             kernel::segmented_reduce_fixup_kernel<threads, items, T, OutIt, Op>,
+                             static_cast<unsigned>(blocks), threads, 0, ctx.stream(),
+                             static_cast<const kernel::tile_head<T>*>(heads.data()),
+                             static_cast<const segment_partial<T>*>(tails.data()), num_tiles, num_segments, out, init,
+                             op, handover());
+  }
+};
+
+// segmented_reduce over long segments (segmented_reduce_stream_tuning): the streaming kernel, a
+// block per SM slot (at most max_blocks where that is above 0, as the tests ask), then the fix-up
+// over its blocks. values must be 16-byte aligned and count above 0.
+template <class Policy = segmented_reduce_stream_policy, class T, class StartsIt, class OutIt, class Op>
+void launch_segmented_reduce_stream(cuda_context& ctx, const T* values, index_t count, StartsIt starts,
+                                    index_t num_segments, OutIt out, T init, Op op, index_t max_blocks = 0) {
+  constexpr segmented_reduce_stream_tuning tuning = Policy::tuning;
+  constexpr int threads = tuning.block_threads;
+  const index_t num_subtiles = detail::ceil_div<index_t>(count, threads * tuning.items_per_thread<T>());
+  constexpr auto* stream_kernel = kernel::segmented_reduce_stream_kernel<
+      threads, tuning.vectors_per_thread, tuning.stages, tuning.min_blocks_per_sm, T, StartsIt, OutIt, Op>;
+  constexpr int ring_bytes = tuning.ring_bytes();
+  const int per_sm = resident_blocks_per_sm<stream_kernel>(ctx, threads, ring_bytes, true);
+  index_t blocks = static_cast<index_t>(per_sm) * ctx.props().multiProcessorCount;
+  if (max_blocks > 0) blocks = detail::min_of(blocks, max_blocks);
+  blocks = detail::min_of(blocks, num_subtiles);
+  segmented_reduce_fixup<T> fixup(ctx, blocks);
+  detail::launch_dependent("segmented_reduce_stream_kernel", stream_kernel, static_cast<unsigned>(blocks), threads,
+                           ring_bytes, ctx.stream(), values, count, starts, num_segments, num_subtiles, out, init, op,
+                           fixup.heads.data(), fixup.tails.data(), fixup.handover(), fixup.blocks);
+  fixup.launch(ctx, num_segments, out, init, op);
+}
+
+// segmented_reduce over tiles of the merge path: the partition pass, the tile kernel, the fix-up.
 template <class Policy, class ValueAt, class StartsIt, class OutIt, class T, class Op>
-void launch_segmented_reduce(cuda_context& ctx, ValueAt value_at, index_t count, StartsIt starts,
-                             index_t num_segments, OutIt out, T init, Op op) {
+void launch_segmented_reduce_tiles(cuda_context& ctx, ValueAt value_at, index_t count, StartsIt starts,
+                                   index_t num_segments, OutIt out, T init, Op op) {
   const index_t total = count + num_segments;
   if (num_segments == 0) return;  // then count is 0 too: no output
   const index_t num_tiles = detail::ceil_div<index_t>(total, Policy::tuning.tile_items());
   auto path = split_load_balance_path<Policy>(ctx, count, starts, num_segments, num_tiles);
-  auto heads = ctx.allocate<kernel::tile_head<T>>(num_tiles);
-  auto tails = ctx.allocate<segment_partial<T>>(num_tiles);
-  // The fix-up of the segments open across tile ends: a block per fixup_threads * fixup_items
-  // tiles, its prefix from the blocks before (kernel::fixup_handover).
-  constexpr int fixup_threads = 256, fixup_items = sizeof(T) <= 8 ? 4 : 1;
-  const index_t fixup_blocks = detail::ceil_div<index_t>(num_tiles, fixup_threads * fixup_items);
-  auto aggregates = ctx.allocate<segment_partial<T>>(fixup_blocks);
-  auto ready = ctx.allocate<int>(fixup_blocks);
-  const kernel::fixup_handover<T> handover{aggregates.data(), ready.data()};
+  segmented_reduce_fixup<T> fixup(ctx, num_tiles);
   detail::launch_dependent("segmented_reduce_kernel",
                            kernel::segmented_reduce_kernel<Policy, ValueAt, StartsIt, OutIt, T, Op>,
                            static_cast<unsigned>(num_tiles), Policy::tuning.block_threads, 0, ctx.stream(), value_at,
                            count, starts, num_segments, static_cast<const index_t*>(path.splits.data()), out, init, op,
-                           heads.data(), tails.data(), handover, fixup_blocks);
-  detail::launch_dependent(
-      "segmented_reduce_fixup_kernel", kernel::segmented_reduce_fixup_kernel<fixup_threads, fixup_items, T, OutIt, Op>,
-      static_cast<unsigned>(fixup_blocks), fixup_threads, 0, ctx.stream(),
-      static_cast<const kernel::tile_head<T>*>(heads.data()), static_cast<const segment_partial<T>*>(tails.data()),
-      num_tiles, num_segments, out, init, op, handover);
+                           fixup.heads.data(), fixup.tails.data(), fixup.handover(), fixup.blocks);
+  fixup.launch(ctx, num_segments, out, init, op);
+}
+
+// The tiles, or the streaming path for long segments of a plain, 16-byte aligned array of 4-, 8-
+// or 16-byte values (H200, 2^26 int32, mean 1e4: ... against ... us).
+template <class Policy, class ValueAt, class StartsIt, class OutIt, class T, class Op>
+void launch_segmented_reduce(cuda_context& ctx, ValueAt value_at, index_t count, StartsIt starts,
+                             index_t num_segments, OutIt out, T init, Op op) {
+  if constexpr (kernel::reads_values_directly<ValueAt, T>::value && sizeof(T) >= 4 && 16 % sizeof(T) == 0) {
+    const T* values = value_at.values;
+    if (num_segments > 0 && count / num_segments >= segmented_reduce_stream.min_mean &&
+        reinterpret_cast<std::uintptr_t>(values) % 16 == 0)
+      return launch_segmented_reduce_stream(ctx, values, count, starts, num_segments, out, init, op);
+  }
+  launch_segmented_reduce_tiles<Policy>(ctx, value_at, count, starts, num_segments, out, init, op);
 }
 
 // What load_balancing_search and interval_expand store for each item: a value of the item alone,
@@ -234,14 +293,16 @@ void transform_segmented_reduce_tuned(cuda_context& ctx, Func f, index_t count, 
                                       index_t num_segments, OutIt out, T init, Op op = {}) {
   device::check_segments(ctx, "transform_segmented_reduce", count, segment_starts, num_segments);
   detail::require_range("transform_segmented_reduce", "out", out, num_segments);
-  device::launch_segmented_reduce<Policy>(ctx, f, count, segment_starts, num_segments, out, init, op);
+  device::launch_segmented_reduce_tiles<Policy>(ctx, f, count, segment_starts, num_segments, out, init, op);
 }
 
 template <class Func, class StartsIt, class OutIt, class T, class Op = plus<>>
 void transform_segmented_reduce(cuda_context& ctx, Func f, index_t count, StartsIt segment_starts,
                                 index_t num_segments, OutIt out, T init, Op op = {}) {
-  transform_segmented_reduce_tuned<default_segmented_reduce_policy<T>>(ctx, f, count, segment_starts, num_segments,
-                                                                       out, init, op);
+  device::check_segments(ctx, "transform_segmented_reduce", count, segment_starts, num_segments);
+  detail::require_range("transform_segmented_reduce", "out", out, num_segments);
+  device::launch_segmented_reduce<default_segmented_reduce_policy<T>>(ctx, f, count, segment_starts, num_segments, out,
+                                                                      init, op);
 }
 
 template <class InIt, class StartsIt, class OutIt, class T, class Op = plus<>>

@@ -24,7 +24,8 @@ namespace device {
 // per kernel and device (the answer cannot change), after raising the kernel's dynamic shared
 // memory limit when it needs more than the default 48 KB.
 template <auto Kernel>
-int resident_blocks_per_sm(const cuda_context& ctx, int block_threads, std::size_t shared_bytes) {
+int resident_blocks_per_sm(const cuda_context& ctx, int block_threads, std::size_t shared_bytes,
+                           bool carve_out_shared = false) {
   constexpr int max_devices = 64;
   static std::atomic<int> cached[max_devices] = {};  // 0: not asked yet
   int device = ctx.device();
@@ -34,6 +35,9 @@ int resident_blocks_per_sm(const cuda_context& ctx, int block_threads, std::size
   if (shared_bytes > 0)
     MERGEPATH_CUDA_CHECK(
         cudaFuncSetAttribute(Kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared_bytes)));
+  if (shared_bytes > 0 && carve_out_shared)
+    MERGEPATH_CUDA_CHECK(
+        cudaFuncSetAttribute(Kernel, cudaFuncAttributePreferredSharedMemoryCarveout, cudaSharedmemCarveoutMaxShared));
   int per_sm = 0;
   MERGEPATH_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, Kernel, block_threads, shared_bytes));
   if (per_sm < 1)

@@ -5,6 +5,7 @@
 // items of each segment and leaves the segments that cross tiles to segmented_reduce_fixup_kernel.
 #pragma once
 
+#include <cub/block/block_reduce.cuh>
 #include <cub/block/block_scan.cuh>
 #include <cub/util_ptx.cuh>
 #include <cuda/atomic>
@@ -523,6 +524,297 @@ __global__ void __launch_bounds__(Threads)
     if (t == num_tiles - 1 && through.segment >= 0 && through.segment < num_segments)
       out[through.segment] = through.partial.finish(init, op);
     carried = through;
+  }
+}
+
+// Whether op(a, b) == op(b, a) for T: the stream kernel then folds a thread's items across
+// sub-tiles in any order. mergepath's plus, minimum and maximum on arithmetic types.
+template <class Op, class T>
+struct op_commutes : std::false_type {};
+template <class T>
+struct op_commutes<plus<>, T> : std::is_arithmetic<T> {};
+template <class T>
+struct op_commutes<minimum<>, T> : std::is_arithmetic<T> {};
+template <class T>
+struct op_commutes<maximum<>, T> : std::is_arithmetic<T> {};
+
+// The least s in [0, n) with !(starts[s] < x), or n: a warp's lanes probe 32 places a round, so
+// a block's first search costs ~log33(n) dependent loads (every lane returns the answer). With
+// malformed starts the answer still lies in [0, n).
+template <class StartsIt>
+__device__ index_t warp_lower_bound(StartsIt starts, index_t n, index_t x) {
+  const int lane = static_cast<int>(threadIdx.x) % 32;
+  index_t lo = 0, hi = n;  // the answer lies in [lo, hi]
+  while (hi - lo > 32) {
+    const index_t probe = lo + (hi - lo) * (lane + 1) / 33;  // in [lo, hi), increasing with lane
+    const unsigned below = __ballot_sync(0xffffffffu, static_cast<index_t>(starts[probe]) < x);
+    const int k = below == 0xffffffffu ? 32 : __ffs(static_cast<int>(~below)) - 1;  // leading lanes below x
+    const index_t probe_before = __shfl_sync(0xffffffffu, probe, k == 0 ? 0 : k - 1);
+    const index_t probe_at = __shfl_sync(0xffffffffu, probe, k == 32 ? 31 : k);
+    if (k > 0) lo = probe_before + 1;
+    if (k < 32) hi = probe_at;
+  }
+  const bool below = lo + lane < hi && static_cast<index_t>(starts[lo + lane]) < x;
+  const unsigned ballot = __ballot_sync(0xffffffffu, below);
+  return lo + (ballot == 0xffffffffu ? 32 : __ffs(static_cast<int>(~ballot)) - 1);
+}
+
+// segmented_reduce over long segments (tuning/load_balance.hpp: segmented_reduce_stream_tuning):
+// block b streams the sub-tiles [S * b / G, S * (b + 1) / G) of tile_items consecutive items
+// through a ring of Stages sub-tiles in shared memory (cp.async, Stages - 1 ahead). A sub-tile's
+// starts are the next ones after the block's cursor below its end (the cursor found by a warp's
+// search at the block's first item, then moved a window of Threads starts at a time); they mark
+// heads in a bitmap, and the walk and the scan of open runs are segmented_reduce_kernel's, with
+// the run open at the sub-tile's start carried in from the one before. A sub-tile without a start
+// is only folded into the open run (without a barrier of its own where the op commutes). What
+// crosses blocks goes to heads and tails, one per block, for segmented_reduce_fixup_kernel. No
+// partition pass, and a fix-up over ~500 blocks instead of ~17k tiles: at mean 1e4 those two cost
+// ~13 us of segmented_reduce_kernel's ~83 (ncu, H200).
+template <int Threads, int Vectors, int Stages, int MinBlocks, class T, class StartsIt, class OutIt, class Op>
+__global__ void __launch_bounds__(Threads, MinBlocks)
+    segmented_reduce_stream_kernel(const T* values, index_t count, StartsIt starts, index_t num_segments,
+                                   index_t num_subtiles, OutIt out, T init, Op op, tile_head<T>* heads,
+                                   segment_partial<T>* tails, fixup_handover<T> handover, index_t fixup_blocks) {
+  static_assert(sizeof(T) >= 4 && 16 % sizeof(T) == 0, "segmented_reduce_stream_kernel: 4-, 8- or 16-byte values");
+  static_assert(Stages >= 2, "segmented_reduce_stream_kernel: a stage in use and one in flight at least");
+  constexpr int per_vector = static_cast<int>(16 / sizeof(T));
+  constexpr int items = Vectors * per_vector;  // consecutive items a thread
+  constexpr int tile_items = Threads * items;
+  static_assert(items <= 32 && 32 % items == 0, "segmented_reduce_stream_kernel: a thread's heads in one word");
+  using run_scan = cub::BlockScan<open_run<T>, Threads, cub::BLOCK_SCAN_WARP_SCANS>;
+  using join_t = join_open_runs<T, Op>;
+  // The ring of sub-tiles in flight (dynamic: Stages * tile_items * sizeof(T) bytes). A warp
+  // copies 512 contiguous bytes at a time (a thread's own 64 bytes at a time read each 32-byte
+  // sector twice from L2: 160 against 104 us a call, H100), and a thread then reads its
+  // consecutive vectors; 16-byte piece p sits at swizzled(p), so neither side has bank conflicts.
+  // Once all threads have read a stage it holds each segment's result at its head.
+  extern __shared__ uint4 ring[];
+  // Two bitmaps, sub-tiles taking turns: one is cleared while the next sub-tile marks the other.
+  __shared__ block::head_bitmap<tile_items> head_bitmaps[2];
+  __shared__ typename run_scan::TempStorage scan_storage;
+  __shared__ open_run<T> run_out;  // the run open at the sub-tile's end
+  __shared__ bool open_at_end;     // whether that run belongs to the sub-tile's last start
+  __shared__ index_t first_start;
+  __shared__ index_t following_start;  // the first start after a sub-tile's
+  using fold_reduce = cub::BlockReduce<T, Threads>;
+  __shared__ typename fold_reduce::TempStorage fold_storage;
+  // A block-wide result handed to every thread (raw bytes: T need not be trivially constructible).
+  __shared__ alignas(T) unsigned char shared_value_bytes[sizeof(T)];
+  T& shared_value = *reinterpret_cast<T*>(shared_value_bytes);
+  const join_t join{op};
+
+  detail::wait_for_prior_grid();  // the values and starts may come from the stream's previous kernel
+  const index_t flag = static_cast<index_t>(blockIdx.x) * Threads + threadIdx.x;  // the fix-up's, a thread each
+  if (flag < fixup_blocks) handover.ready[flag] = 0;
+  detail::allow_dependent_launch();
+  const index_t tile_begin = num_subtiles * blockIdx.x / gridDim.x;
+  const index_t tile_end = num_subtiles * (blockIdx.x + 1) / gridDim.x;
+  auto stage = [&](index_t tile) { return ring + static_cast<int>(tile % Stages) * Vectors * Threads; };
+  auto swizzled = [](int p) { return p ^ (p >> 3 & 7); };  // 8 neighbours' pieces on 8 bank groups
+  // A sub-tile's pieces into its stage, a group of copies per sub-tile (empty past the block's
+  // last); pieces that reach past count are read from global memory instead.
+  auto copy_ahead = [&](index_t tile) {
+    if (tile < tile_end) {
+      const index_t first = tile * tile_items;
+      uint4* to = stage(tile);
+      MERGEPATH_UNROLL
+      for (int k = 0; k < Vectors; ++k) {
+        const int p = k * Threads + static_cast<int>(threadIdx.x);
+        if (first + (p + 1) * per_vector <= count)
+          __pipeline_memcpy_async(to + swizzled(p), values + first + p * per_vector, 16);
+      }
+    }
+    block::commit_copies();
+  };
+  MERGEPATH_UNROLL
+  for (int k = 0; k < Stages - 1; ++k) copy_ahead(tile_begin + k);
+  if (threadIdx.x < 32) {
+    const index_t s = warp_lower_bound(starts, num_segments, tile_begin * tile_items);
+    if (threadIdx.x == 0) first_start = s;
+  }
+  head_bitmaps[0].template clear<Threads>();
+  head_bitmaps[1].template clear<Threads>();
+  __syncthreads();
+
+  // Block-uniform state: the next start not yet placed, the run open from earlier sub-tiles (head
+  // 0: begun before this sub-tile; no_items: none in the block yet), and its segment once one of
+  // the block's heads began it.
+  index_t cursor = first_start;
+  const index_t segment_before_block = cursor - 1;
+  open_run<T> carry{open_run<T>::no_items, {}};
+  bool begun_in_block = false;
+  index_t carry_segment = segment_before_block;
+  // The start at this thread's place in the next window, loaded a sub-tile ahead.
+  auto window_start = [&](index_t s) { return s < num_segments ? static_cast<index_t>(starts[s]) : index_t{0}; };
+  index_t next_window = window_start(cursor + threadIdx.x);
+  // Sub-tiles without a start (most, for long segments) take a path of their own where the op
+  // commutes: each thread folds its items into `pending`, with no barrier, and the block reduces
+  // the folds into the carried run at the next sub-tile with starts, or at the end.
+  constexpr bool fold_fast = op_commutes<Op, T>::value;
+  T pending{};
+  bool any_pending = false;  // block-uniform
+  index_t next_start = cursor < num_segments ? static_cast<index_t>(starts[cursor]) : count;
+  auto fold_pending = [&] {
+    const T total = fold_reduce(fold_storage).Reduce(pending, op);
+    if (threadIdx.x == 0) shared_value = total;
+    __syncthreads();
+    carry = join(carry, open_run<T>{0, shared_value});
+    any_pending = false;
+  };
+  for (index_t tile = tile_begin; tile < tile_end; ++tile) {
+    const index_t tile_first = tile * tile_items;
+    const int num_items = static_cast<int>(detail::min_of<index_t>(count - tile_first, tile_items));
+    const bool last_tile = tile_first + num_items == count;  // then every start left is this tile's
+    block::head_bitmap<tile_items>& head_bits = head_bitmaps[tile % 2];
+    T* results = reinterpret_cast<T*>(stage(tile));
+
+    // This thread's items, from the stage (or global memory past count's last whole piece). The
+    // barrier also ends the previous sub-tile's reads of its stage, which the copies below reuse.
+    block::wait_for_copies<Stages - 2>();
+    __syncthreads();
+    const int first = static_cast<int>(threadIdx.x) * items;
+    T item[items];
+    if (tile_first + first + items <= count) {
+      uint4 v[Vectors];
+      MERGEPATH_UNROLL
+      for (int k = 0; k < Vectors; ++k) v[k] = stage(tile)[swizzled(static_cast<int>(threadIdx.x) * Vectors + k)];
+      memcpy(item, v, sizeof(item));
+    } else {  // items past count repeat the last one (never used)
+      MERGEPATH_UNROLL
+      for (int j = 0; j < items; ++j) item[j] = values[detail::min_of<index_t>(tile_first + first + j, count - 1)];
+    }
+
+    if constexpr (fold_fast) {
+      if (!last_tile && next_start >= tile_first + tile_items) {
+        T sum = item[0];
+        MERGEPATH_UNROLL
+        for (int j = 1; j < items; ++j) sum = static_cast<T>(op(sum, item[j]));
+        pending = any_pending ? static_cast<T>(op(pending, sum)) : sum;
+        any_pending = true;
+        copy_ahead(tile + Stages - 1);
+        continue;
+      }
+    }
+
+    // The tile's starts: those after the cursor below the tile's end, a window at a time. Each
+    // marks its head (none for a start at count, which has no item).
+    index_t tile_starts = 0;
+    for (;;) {
+      const index_t s = cursor + tile_starts + static_cast<index_t>(threadIdx.x);
+      bool here = false;
+      index_t start = count;  // none past the last
+      if (s < num_segments) {
+        start = tile_starts == 0 ? next_window : static_cast<index_t>(starts[s]);
+        const index_t offset = start - tile_first;
+        here = last_tile || offset < num_items;
+        if (here && offset < num_items) head_bits.set(static_cast<int>(detail::max_of<index_t>(offset, 0)));
+      }
+      const int window = __syncthreads_count(here);
+      tile_starts += window;
+      if (window < Threads) {
+        if (static_cast<int>(threadIdx.x) == window) following_start = start;  // the next sub-tile's test
+        break;
+      }
+    }
+    copy_ahead(tile + Stages - 1);  // into the previous sub-tile's stage
+    if constexpr (fold_fast) {
+      if (any_pending) fold_pending();
+    }
+
+    // The walk over this thread's items (segmented_reduce_kernel's, from registers).
+    const int mine = detail::max_of(detail::min_of(num_items - first, items), 0);
+    const unsigned run_heads = head_bits.bits_from(first) & (mine == 32 ? ~0u : (1u << mine) - 1u);
+    T run = item[0];
+    T* slot = results + first;
+    auto step = [&](int j) {
+      const bool starts_here = run_heads >> j & 1u;
+      if (starts_here) *slot = run;
+      if (starts_here) slot = results + first + j;
+      run = starts_here ? item[j] : static_cast<T>(op(run, item[j]));
+    };
+    if (first + items <= num_items) {
+      MERGEPATH_UNROLL
+      for (int j = 1; j < items; ++j) step(j);
+    } else {
+      MERGEPATH_UNROLL
+      for (int j = 1; j < items; ++j) {
+        if (j >= mine) break;
+        step(j);
+      }
+    }
+    const int last_head = run_heads == 0 ? 0 : first + 32 - __clz(static_cast<int>(run_heads));
+    const partial_reduction<T> before = run_heads != 0 && (run_heads & 1u) == 0
+                                           ? partial_reduction<T>{results[first], true}
+                                           : partial_reduction<T>{};
+    open_run<T> carried, tile_run;
+    run_scan(scan_storage)
+        .ExclusiveScan(open_run<T>{mine > 0 ? last_head : open_run<T>::no_items, run}, carried, join, tile_run);
+    if (threadIdx.x == 0) carried.head = open_run<T>::no_items;
+    carried = join(carry, carried);
+    tile_run = join(carry, tile_run);
+    // A segment open at the sub-tile's start ends here: finished here when a head of the block
+    // began it, else left for the fix-up as the block's head.
+    auto finish_open = [&](const partial_reduction<T>& whole) {
+      if (!begun_in_block)
+        heads[blockIdx.x] = {segment_before_block, true, whole};
+      else if (carry_segment >= 0 && carry_segment < num_segments)
+        out[carry_segment] = whole.finish(init, op);
+    };
+    if (run_heads != 0) {  // this thread ends the segment open at its start
+      const partial_reduction<T> whole = carried.partial().then(before, op);
+      if (carried.head > 0)
+        results[carried.head - 1] = whole.value;  // it began in this sub-tile
+      else
+        finish_open(whole);
+    }
+    const index_t last_start = cursor + tile_starts - 1;  // the tile's last start (or the one before)
+    if (threadIdx.x == Threads - 1) {
+      bool owned = true;  // the run open at the end belongs to last_start
+      if (last_tile && tile_starts > 0) {
+        // Trailing starts at count are empty: then the run ends with the items, and its segment
+        // is an earlier one.
+        owned = static_cast<index_t>(starts[last_start]) < count;
+        if (!owned) {
+          if (tile_run.head > 0)
+            results[tile_run.head - 1] = tile_run.value;
+          else
+            finish_open(tile_run.partial());
+        }
+      }
+      run_out = tile_run;
+      open_at_end = owned;
+    }
+    __syncthreads();
+
+    // Every start of the tile but the last ends here: init and its items, or init alone.
+    for (index_t k = threadIdx.x; k + 1 < tile_starts; k += Threads) {
+      const index_t s = cursor + k;
+      const index_t offset = detail::min_of<index_t>(detail::max_of<index_t>(static_cast<index_t>(starts[s]) - tile_first, 0), num_items);
+      const index_t next_offset = detail::min_of<index_t>(
+          detail::max_of<index_t>(static_cast<index_t>(starts[s + 1]) - tile_first, 0), num_items);
+      out[s] = offset < next_offset ? static_cast<T>(op(init, results[offset])) : init;
+    }
+    head_bits.template clear<Threads>();  // every walk read it before the barrier; the next sub-tile marks the other
+    const open_run<T> ended = run_out;
+    if (ended.head > 0) {
+      begun_in_block = true;
+      carry_segment = last_start;
+    }
+    carry = {ended.head == open_run<T>::no_items ? open_run<T>::no_items : 0, ended.value};
+    cursor += tile_starts;
+    next_window = window_start(cursor + threadIdx.x);
+    next_start = following_start;
+  }
+
+  // What crosses the block's ends, for the fix-up: the segment open at its start (when no head of
+  // the block ended it) and the one open at its end.
+  if constexpr (fold_fast) {
+    if (any_pending) fold_pending();
+  }
+  if (threadIdx.x == 0) {
+    const bool owned = tile_end == num_subtiles ? open_at_end : true;  // read only after the last tile's barrier
+    if (!begun_in_block && cursor == first_start) heads[blockIdx.x] = {segment_before_block, false, carry.partial()};
+    tails[blockIdx.x] = {cursor - 1, owned ? carry.partial() : partial_reduction<T>{}};
   }
 }
 

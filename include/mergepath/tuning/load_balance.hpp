@@ -49,6 +49,26 @@ constexpr load_balance_tuning segmented_reduce_tuning_for(std::size_t value_byte
   return {128, items % 2 == 0 ? items - 1 : items};
 }
 
+// segmented_reduce over long segments (count / num_segments >= min_mean) of a plain, 16-byte
+// aligned array of 4-, 8- or 16-byte values: no merge partition; a block per SM slot streams a
+// fixed range of the items in sub-tiles of block_threads * vectors_per_thread 16-byte pieces,
+// `stages` of them in a ring in shared memory (the next ones' copies in flight while one is
+// reduced), and finds its segments' starts as it goes.
+struct segmented_reduce_stream_tuning {
+  int block_threads;       // threads per block
+  int vectors_per_thread;  // 16-byte pieces a thread copies per sub-tile
+  int stages;              // sub-tiles in the ring: one reduced, the others in flight
+  int min_blocks_per_sm;   // resident blocks the registers must allow
+  long long min_mean;      // items a segment from which segmented_reduce takes this path
+
+  template <class T>
+  MERGEPATH_HD constexpr int items_per_thread() const {
+    return vectors_per_thread * static_cast<int>(16 / sizeof(T));
+  }
+  MERGEPATH_HD constexpr int ring_bytes() const { return stages * block_threads * vectors_per_thread * 16; }
+};
+constexpr segmented_reduce_stream_tuning segmented_reduce_stream = {128, 8, 3, 4, 1000};
+
 // The policies (types with `static constexpr load_balance_tuning tuning`) the entry points use;
 // the *_tuned entry points take the caller's own.
 struct default_transform_lbs_policy {
@@ -62,6 +82,9 @@ struct load_balancing_search_short_policy {
 };
 struct interval_expand_policy {
   static constexpr load_balance_tuning tuning = interval_expand_tuning;
+};
+struct segmented_reduce_stream_policy {
+  static constexpr segmented_reduce_stream_tuning tuning = segmented_reduce_stream;
 };
 template <class T>
 struct default_segmented_reduce_policy {
