@@ -541,10 +541,31 @@ struct op_commutes<maximum<>, T> : std::is_arithmetic<T> {};
 // The least s in [0, n) with !(starts[s] < x), or n: a warp's lanes probe 32 places a round, so
 // a block's first search costs ~log33(n) dependent loads (every lane returns the answer). With
 // malformed starts the answer still lies in [0, n).
+// `guess` first: the lanes read the 128 starts around it (four each, one round of loads), which
+// settles it when the answer lies among them (segments of similar lengths: guess = x * n / count).
 template <class StartsIt>
-__device__ index_t warp_lower_bound(StartsIt starts, index_t n, index_t x) {
+__device__ index_t warp_lower_bound(StartsIt starts, index_t n, index_t x, index_t guess) {
   const int lane = static_cast<int>(threadIdx.x) % 32;
   index_t lo = 0, hi = n;  // the answer lies in [lo, hi]
+  {
+    constexpr int per_lane = 4, window = 32 * per_lane;
+    const index_t w0 = detail::min_of<index_t>(detail::max_of<index_t>(guess - window / 2, 0),
+                                              detail::max_of<index_t>(n - window, 0));
+    const index_t w1 = detail::min_of<index_t>(w0 + window, n);
+    int below = 0;
+    MERGEPATH_UNROLL
+    for (int k = 0; k < per_lane; ++k) {
+      const index_t p = w0 + lane * per_lane + k;
+      below += p < w1 && static_cast<index_t>(starts[p]) < x;
+    }
+    const index_t total = __reduce_add_sync(0xffffffffu, static_cast<unsigned>(below));  // a prefix, when sorted
+    if (total == 0)
+      hi = w0;
+    else if (total == w1 - w0)
+      lo = w1;
+    else
+      lo = hi = w0 + total;
+  }
   while (hi - lo > 32) {
     const index_t probe = lo + (hi - lo) * (lane + 1) / 33;  // in [lo, hi), increasing with lane
     const unsigned below = __ballot_sync(0xffffffffu, static_cast<index_t>(starts[probe]) < x);
@@ -629,7 +650,9 @@ __global__ void __launch_bounds__(Threads, MinBlocks)
   MERGEPATH_UNROLL
   for (int k = 0; k < Stages - 1; ++k) copy_ahead(tile_begin + k);
   if (threadIdx.x < 32) {
-    const index_t s = warp_lower_bound(starts, num_segments, tile_begin * tile_items);
+    const index_t x = tile_begin * tile_items;
+    const auto guess = static_cast<index_t>(static_cast<double>(x) / static_cast<double>(count) * num_segments);
+    const index_t s = warp_lower_bound(starts, num_segments, x, guess);
     if (threadIdx.x == 0) first_start = s;
   }
   head_bitmaps[0].template clear<Threads>();
