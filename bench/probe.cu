@@ -1596,7 +1596,9 @@ int probe_main(int argc, char** argv) {
 // ==== case load_balance ================================================================
 // load_balancing_search, interval_expand and segmented_reduce of 2^26 items (int32), segment
 // lengths uniform in [0, 2 * MEAN]: per-call times beside a device copy of the output, each
-// checked against thrust::upper_bound, and the search and expansion at a few tile shapes; with
+// checked against thrust::upper_bound, and the search and expansion at a few tile shapes;
+// segmented_reduce beside cub::DeviceReduce::Sum (a bare read of the items) and CUB's segmented
+// reduce, with its merge-path tiles and its streaming path at a few shapes side by side; with
 // CALLS = 1, one call each, a fixed workload for ncu (-k regex:lbs|segmented_reduce).
 // [MEAN [CALLS [LOG2_N]]]
 namespace probe_load_balance {
