@@ -318,6 +318,48 @@ struct join_open_runs {
   }
 };
 
+// A thread's walk over its consecutive items first.. of a tile, in order, from registers: `run`
+// reduces the items since the last head (or the thread's first item). A head ends the run's
+// segment: its reduction goes to `slot`, the place of that segment's first value in `results`
+// (consumed by then) when it began here, else the place of the thread's first item (`before`: no
+// head there then). Per item: a bit test, a select, the op and a predicated store; no branch: at
+// short means some lane of a warp meets a head at almost every item. Returns the run open at the
+// thread's end, as the block scan of open runs takes it, and the items before its first head.
+template <class T>
+struct thread_walk {
+  open_run<T> open;
+  partial_reduction<T> before;
+};
+template <int Items, class T, class Op>
+__device__ __forceinline__ thread_walk<T> walk_thread_items(const T (&item)[Items], unsigned run_heads, int first,
+                                                            int num_items, T* results, Op op) {
+  const int mine = detail::max_of(detail::min_of(num_items - first, Items), 0);
+  T run = item[0];
+  T* slot = results + first;
+  auto step = [&](int j) {
+    const bool starts_here = run_heads >> j & 1u;
+    if (starts_here) *slot = run;
+    if (starts_here) slot = results + first + j;
+    run = starts_here ? item[j] : static_cast<T>(op(run, item[j]));
+  };
+  if (first + Items <= num_items) {  // (tested as mine == Items, nvcc 13.0 sent a one-item thread here)
+    MERGEPATH_UNROLL
+    for (int j = 1; j < Items; ++j) step(j);
+  } else {
+    MERGEPATH_UNROLL
+    for (int j = 1; j < Items; ++j) {
+      if (j >= mine) break;
+      step(j);
+    }
+  }
+  // The last head's position + 1, 0 where none.
+  const int last_head = run_heads == 0 ? 0 : first + 32 - __clz(static_cast<int>(run_heads));
+  thread_walk<T> walk;  // (a brace-initialized return with a ?: of partials crashed nvcc 13.0's cicc)
+  walk.open = {mine > 0 ? last_head : open_run<T>::no_items, run};
+  if (run_heads != 0 && (run_heads & 1u) == 0) walk.before = {results[first], true};
+  return walk;
+}
+
 // One tile of segmented_reduce. The tile's starts mark the first item of each segment with items
 // (a bitmap) and keep their offsets; each thread then reduces `items` consecutive items, and a
 // block scan of the runs left open at the threads' ends finishes the segments that cross threads.
@@ -378,12 +420,7 @@ __global__ void __launch_bounds__(Policy::tuning.block_threads)
     __syncthreads();
   }
 
-  // This thread's items, in order, from registers: `run` reduces the items since the last head
-  // (or the thread's first item). A head ends the run's segment: its reduction goes to `slot`,
-  // the place of that segment's first value (consumed by then) when it began here, else the
-  // place of the thread's first item (`before`: no head there then). Per item: a bit test, a
-  // select, the op and a predicated store; no branch: at short means some lane of a warp meets a
-  // head at almost every item.
+  // This thread's items, in order, from registers (walk_thread_items).
   T* results = values + base;
   const int first = static_cast<int>(threadIdx.x) * items;
   const int mine = detail::max_of(detail::min_of(num_items - first, items), 0);
@@ -391,35 +428,12 @@ __global__ void __launch_bounds__(Policy::tuning.block_threads)
   MERGEPATH_UNROLL
   for (int j = 0; j < items; ++j) item[j] = results[first + j];
   const unsigned run_heads = head_bits.bits_from(first) & ((1u << mine) - 1u);
-  T run = item[0];
-  T* slot = results + first;
-  auto step = [&](int j) {
-    const bool starts_here = run_heads >> j & 1u;
-    if (starts_here) *slot = run;
-    if (starts_here) slot = results + first + j;
-    run = starts_here ? item[j] : static_cast<T>(op(run, item[j]));
-  };
-  if (first + items <= num_items) {  // (tested as mine == items, nvcc 13.0 sent a one-item thread here)
-    MERGEPATH_UNROLL
-    for (int j = 1; j < items; ++j) step(j);
-  } else {
-    MERGEPATH_UNROLL
-    for (int j = 1; j < items; ++j) {
-      if (j >= mine) break;
-      step(j);
-    }
-  }
-  // The last head's position + 1, 0 where none; the items before the first head.
-  const int last_head = run_heads == 0 ? 0 : first + 32 - __clz(static_cast<int>(run_heads));
-  const partial_reduction<T> before = run_heads != 0 && (run_heads & 1u) == 0
-                                         ? partial_reduction<T>{results[first], true}
-                                         : partial_reduction<T>{};
+  const thread_walk<T> walk = walk_thread_items(item, run_heads, first, num_items, results, op);
+  const partial_reduction<T> before = walk.before;
 
   // carried: the run open at this thread's start, joined over the threads before it.
   open_run<T> carried, tile_run;
-  run_scan(scan_storage)
-      .ExclusiveScan(open_run<T>{mine > 0 ? last_head : open_run<T>::no_items, run}, carried,
-                     join_open_runs<T, Op>{op}, tile_run);
+  run_scan(scan_storage).ExclusiveScan(walk.open, carried, join_open_runs<T, Op>{op}, tile_run);
   if (threadIdx.x == 0) carried.head = open_run<T>::no_items;
   if (run_heads != 0) {  // this thread ends the segment open at its start
     const partial_reduction<T> whole = carried.partial().then(before, op);
@@ -744,34 +758,13 @@ __global__ void __launch_bounds__(Threads, MinBlocks)
       if (any_pending) fold_pending();
     }
 
-    // The walk over this thread's items (segmented_reduce_kernel's, from registers).
+    // The walk over this thread's items and the scan of open runs, as in segmented_reduce_kernel.
     const int mine = detail::max_of(detail::min_of(num_items - first, items), 0);
     const unsigned run_heads = head_bits.bits_from(first) & (mine == 32 ? ~0u : (1u << mine) - 1u);
-    T run = item[0];
-    T* slot = results + first;
-    auto step = [&](int j) {
-      const bool starts_here = run_heads >> j & 1u;
-      if (starts_here) *slot = run;
-      if (starts_here) slot = results + first + j;
-      run = starts_here ? item[j] : static_cast<T>(op(run, item[j]));
-    };
-    if (first + items <= num_items) {
-      MERGEPATH_UNROLL
-      for (int j = 1; j < items; ++j) step(j);
-    } else {
-      MERGEPATH_UNROLL
-      for (int j = 1; j < items; ++j) {
-        if (j >= mine) break;
-        step(j);
-      }
-    }
-    const int last_head = run_heads == 0 ? 0 : first + 32 - __clz(static_cast<int>(run_heads));
-    const partial_reduction<T> before = run_heads != 0 && (run_heads & 1u) == 0
-                                           ? partial_reduction<T>{results[first], true}
-                                           : partial_reduction<T>{};
+    const thread_walk<T> walk = walk_thread_items(item, run_heads, first, num_items, results, op);
+    const partial_reduction<T> before = walk.before;
     open_run<T> carried, tile_run;
-    run_scan(scan_storage)
-        .ExclusiveScan(open_run<T>{mine > 0 ? last_head : open_run<T>::no_items, run}, carried, join, tile_run);
+    run_scan(scan_storage).ExclusiveScan(walk.open, carried, join, tile_run);
     if (threadIdx.x == 0) carried.head = open_run<T>::no_items;
     carried = join(carry, carried);
     tile_run = join(carry, tile_run);
