@@ -22,7 +22,8 @@ namespace device {
 
 // How many blocks of Kernel fit on one multiprocessor of ctx's device, asked of the driver once
 // per kernel and device (the answer cannot change), after raising the kernel's dynamic shared
-// memory limit when it needs more than the default 48 KB.
+// memory limit when it needs more than the default 48 KB (and, with carve_out_shared, asking for
+// the largest shared-memory share of the L1: kernels that stream through shared memory).
 template <auto Kernel>
 int resident_blocks_per_sm(const cuda_context& ctx, int block_threads, std::size_t shared_bytes,
                            bool carve_out_shared = false) {

@@ -552,11 +552,11 @@ struct op_commutes<minimum<>, T> : std::is_arithmetic<T> {};
 template <class T>
 struct op_commutes<maximum<>, T> : std::is_arithmetic<T> {};
 
-// The least s in [0, n) with !(starts[s] < x), or n: a warp's lanes probe 32 places a round, so
-// a block's first search costs ~log33(n) dependent loads (every lane returns the answer). With
-// malformed starts the answer still lies in [0, n).
-// `guess` first: the lanes read the 128 starts around it (four each, one round of loads), which
-// settles it when the answer lies among them (segments of similar lengths: guess = x * n / count).
+// The least s in [0, n) with !(starts[s] < x), or n, for a whole warp (every lane returns it).
+// First the 128 starts around `guess` (four a lane, one round of loads), which settle it when the
+// answer lies among them (segments of similar lengths, guess = x * n / count); else the lanes
+// probe 32 places a round, ~log33(n) dependent rounds. With malformed starts the answer still
+// lies in [0, n].
 template <class StartsIt>
 __device__ index_t warp_lower_bound(StartsIt starts, index_t n, index_t x, index_t guess) {
   const int lane = static_cast<int>(threadIdx.x) % 32;
@@ -604,7 +604,7 @@ __device__ index_t warp_lower_bound(StartsIt starts, index_t n, index_t x, index
 // is only folded into the open run (without a barrier of its own where the op commutes). What
 // crosses blocks goes to heads and tails, one per block, for segmented_reduce_fixup_kernel. No
 // partition pass, and a fix-up over ~500 blocks instead of ~17k tiles: at mean 1e4 those two cost
-// ~13 us of segmented_reduce_kernel's ~83 (ncu, H200).
+// ~13 us of the tiles' ~83 a call (ncu, H200).
 template <int Threads, int Vectors, int Stages, int MinBlocks, class T, class StartsIt, class OutIt, class Op>
 __global__ void __launch_bounds__(Threads, MinBlocks)
     segmented_reduce_stream_kernel(const T* values, index_t count, StartsIt starts, index_t num_segments,
