@@ -16,6 +16,7 @@
 
 #include "../block/load_balance.cuh"
 #include "../block/tile_io.cuh"
+#include "../block/warp_merge_path.cuh"
 #include "../detail/config.hpp"
 #include "../error.hpp"
 #include "../thread/load_balance.hpp"
@@ -552,10 +553,16 @@ struct op_commutes<minimum<>, T> : std::is_arithmetic<T> {};
 template <class T>
 struct op_commutes<maximum<>, T> : std::is_arithmetic<T> {};
 
+// One index at every place: the other side of a merge-path search for a single value.
+struct repeated_index {
+  index_t value;
+  __device__ index_t operator[](index_t) const { return value; }
+};
+
 // The least s in [0, n) with !(starts[s] < x), or n, for a whole warp (every lane returns it).
 // First the 128 starts around `guess` (four a lane, one round of loads), which settle it when the
-// answer lies among them (segments of similar lengths, guess = x * n / count); else the lanes
-// probe 32 places a round, ~log33(n) dependent rounds. With malformed starts the answer still
+// answer lies among them (segments of similar lengths, guess = x * n / count); else
+// block::warp_merge_path, ~log33(n) dependent rounds. With malformed starts the answer still
 // lies in [0, n].
 template <class StartsIt>
 __device__ index_t warp_lower_bound(StartsIt starts, index_t n, index_t x, index_t guess) {
@@ -580,18 +587,8 @@ __device__ index_t warp_lower_bound(StartsIt starts, index_t n, index_t x, index
     else
       lo = hi = w0 + total;
   }
-  while (hi - lo > 32) {
-    const index_t probe = lo + (hi - lo) * (lane + 1) / 33;  // in [lo, hi), increasing with lane
-    const unsigned below = __ballot_sync(0xffffffffu, static_cast<index_t>(starts[probe]) < x);
-    const int k = below == 0xffffffffu ? 32 : __ffs(static_cast<int>(~below)) - 1;  // leading lanes below x
-    const index_t probe_before = __shfl_sync(0xffffffffu, probe, k == 0 ? 0 : k - 1);
-    const index_t probe_at = __shfl_sync(0xffffffffu, probe, k == 32 ? 31 : k);
-    if (k > 0) lo = probe_before + 1;
-    if (k < 32) hi = probe_at;
-  }
-  const bool below = lo + lane < hi && static_cast<index_t>(starts[lo + lane]) < x;
-  const unsigned ballot = __ballot_sync(0xffffffffu, below);
-  return lo + (ballot == 0xffffffffu ? 32 : __ffs(static_cast<int>(~ballot)) - 1);
+  // Then the warp's 33-way merge-path search, with x at every place of the other side.
+  return block::warp_merge_path<bounds::upper>(starts, repeated_index{x}, n, lo, hi, less<>{});
 }
 
 // segmented_reduce over long segments (tuning/load_balance.hpp: segmented_reduce_stream_tuning):
