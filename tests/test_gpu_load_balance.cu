@@ -555,15 +555,20 @@ TEST_F(gpu_test, LoadBalanceCapturedInAGraphAndReplayed) {
   for (index_t i = 0; i < count; ++i) values[static_cast<std::size_t>(i)] = static_cast<int>(i % 97);
   device_vector<int> d_starts(starts), d_values(values), segments(static_cast<std::size_t>(count));
   device_vector<long long> sums(starts.size());
+  // Long segments take the streaming path, whose last block clears the context's counter.
+  auto long_starts = make_segment_starts<int>(segment_shape::mean_10000, count, case_seed({42}));
+  device_vector<int> d_long_starts(long_starts), long_sums(long_starts.size());
   cudaGraph_t graph;
   MERGEPATH_CUDA_CHECK(cudaStreamBeginCapture(ctx.stream(), cudaStreamCaptureModeThreadLocal));
   mergepath::load_balancing_search(ctx, count, d_starts.data(), num_segments, segments.data());
   mergepath::segmented_reduce(ctx, d_values.data(), count, d_starts.data(), num_segments, sums.data(), 0LL);
+  mergepath::segmented_reduce(ctx, d_values.data(), count, d_long_starts.data(),
+                              static_cast<index_t>(long_starts.size()), long_sums.data(), 0);
   MERGEPATH_CUDA_CHECK(cudaStreamEndCapture(ctx.stream(), &graph));
   cudaGraphExec_t exec;
   MERGEPATH_CUDA_CHECK(cudaGraphInstantiate(&exec, graph, 0));
   for (int replay = 0; replay < 2; ++replay) {
-    segments.fill_poison(), sums.fill_poison();
+    segments.fill_poison(), sums.fill_poison(), long_sums.fill_poison();
     MERGEPATH_CUDA_CHECK(cudaGraphLaunch(exec, ctx.stream()));
     ctx.synchronize();
     auto expected = reference_segments(count, starts);
@@ -573,6 +578,10 @@ TEST_F(gpu_test, LoadBalanceCapturedInAGraphAndReplayed) {
     expect_equal_vectors(sums.download(), reference_segmented_reduce<long long>(
                                               count, starts, [&](index_t i) { return values[static_cast<std::size_t>(i)]; },
                                               0LL, mergepath::plus<>{}));
+    expect_equal_vectors(long_sums.download(),
+                         reference_segmented_reduce<int>(
+                             count, long_starts, [&](index_t i) { return values[static_cast<std::size_t>(i)]; }, 0,
+                             mergepath::plus<>{}));
   }
   MERGEPATH_CUDA_CHECK(cudaGraphExecDestroy(exec));
   MERGEPATH_CUDA_CHECK(cudaGraphDestroy(graph));
