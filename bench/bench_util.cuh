@@ -21,6 +21,7 @@
 #include <mergepath/tuning/mergesort.hpp>
 #include <optional>
 #include <stdexcept>
+#include <cstdlib>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -326,27 +327,35 @@ class event_timer {
 
 // The probes' timing (bench/probe.cu), kept as the measurements in bench/NOTES.md were taken.
 // per_call_us: the median over 7 reps of `calls` back-to-back calls of f on stream s, in
-// microseconds per call. median_ms: the median over `reps` runs of run() on the default stream,
-// each after an untimed setup() (a warm-up run first, not counted), in milliseconds.
+// microseconds per call; with PROBE_TIMING=each in the environment, the median of `calls` calls
+// each between two events, as the bench times them (a call's start is then not overlapped with the
+// call before: programmatic dependent launch hides less). median_ms: the median over `reps` runs
+// of run() on the default stream, each after an untimed setup() (a warm-up run first, not
+// counted), in milliseconds.
 template <class F>
 double per_call_us(cudaStream_t s, int calls, F f) {
-  cudaEvent_t t0, t1;
-  cudaEventCreate(&t0);
-  cudaEventCreate(&t1);
+  const char* timing = std::getenv("PROBE_TIMING");
+  const bool each = timing && std::string(timing) == "each";
+  const int reps = each ? calls : 7, batch = each ? 1 : calls;
+  std::vector<cudaEvent_t> events(2 * static_cast<std::size_t>(reps));
+  for (auto& e : events) cudaEventCreate(&e);
+  if (each) f();  // a warm-up call
+  for (int rep = 0; rep < reps; ++rep) {
+    cudaEventRecord(events[2 * rep], s);
+    for (int c = 0; c < batch; ++c) f();
+    cudaEventRecord(events[2 * rep + 1], s);
+    if (!each) cudaEventSynchronize(events[2 * rep + 1]);
+  }
+  cudaStreamSynchronize(s);
   std::vector<float> ms;
-  for (int rep = 0; rep < 7; ++rep) {
-    cudaEventRecord(t0, s);
-    for (int c = 0; c < calls; ++c) f();
-    cudaEventRecord(t1, s);
-    cudaEventSynchronize(t1);
+  for (int rep = 0; rep < reps; ++rep) {
     float m = 0;
-    cudaEventElapsedTime(&m, t0, t1);
+    cudaEventElapsedTime(&m, events[2 * rep], events[2 * rep + 1]);
     ms.push_back(m);
   }
-  cudaEventDestroy(t0);
-  cudaEventDestroy(t1);
+  for (auto& e : events) cudaEventDestroy(e);
   std::sort(ms.begin(), ms.end());
-  return ms[ms.size() / 2] * 1000.0 / calls;
+  return ms[ms.size() / 2] * 1000.0 / batch;
 }
 
 template <class Setup, class Run>

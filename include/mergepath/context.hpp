@@ -111,7 +111,12 @@ class cuda_context {
   // Borrow the caller's stream; it is not destroyed with the context.
   explicit cuda_context(cudaStream_t stream) : stream_(stream), owns_stream_(false) {
     MERGEPATH_CUDA_CHECK(cudaStreamGetDevice(stream, &device_));
-    init();
+    try {
+      init();
+    } catch (...) {
+      destroy();
+      throw;
+    }
   }
   cuda_context(const cuda_context&) = delete;
   cuda_context& operator=(const cuda_context&) = delete;
@@ -178,16 +183,18 @@ class cuda_context {
   // clears them.
   static constexpr int zeroed_counter_count = 128;
   unsigned long long* take_zeroed_counters() {
-    if (!zeroed_counters_) {
-      MERGEPATH_CUDA_CHECK(cudaMalloc(&zeroed_counters_, zeroed_counter_count * sizeof(unsigned long long)));
-      counters_dirty_ = true;
-    }
     if (counters_dirty_)
       MERGEPATH_CUDA_CHECK(
           cudaMemsetAsync(zeroed_counters_, 0, zeroed_counter_count * sizeof(unsigned long long), stream_));
     counters_dirty_ = true;
     return zeroed_counters_;
   }
+  // Device words for flags that a kernel's blocks raise for one another (a look-back) and never
+  // clear: each carries the number of the call that raised it, kept in one of the words by the
+  // kernel itself (kernel::hand_on_words). Zero when the context is made; the context's calls share
+  // them in its stream's order.
+  static constexpr int flag_word_count = 4096;
+  unsigned long long* numbered_flag_words() { return zeroed_counters_ + zeroed_counter_count; }
   void counters_cleared() { counters_dirty_ = false; }
 
   // Scratch memory for count elements, stream-ordered; reuses blocks the pool already holds.
@@ -211,6 +218,11 @@ class cuda_context {
     // Keep freed blocks in the pool across synchronizations: that is what makes it a cache.
     std::uint64_t keep_all = std::numeric_limits<std::uint64_t>::max();
     MERGEPATH_CUDA_CHECK(cudaMemPoolSetAttribute(pool_, cudaMemPoolAttrReleaseThreshold, &keep_all));
+    // The zeroed counters and the numbered flags, allocated here: a stream capture refuses cudaMalloc.
+    constexpr std::size_t word_bytes = (zeroed_counter_count + flag_word_count) * sizeof(unsigned long long);
+    MERGEPATH_CUDA_CHECK(cudaMalloc(&zeroed_counters_, word_bytes));
+    MERGEPATH_CUDA_CHECK(cudaMemsetAsync(zeroed_counters_, 0, word_bytes, stream_));
+    counters_dirty_ = false;
   }
 
   void destroy() noexcept {

@@ -126,8 +126,8 @@ struct segmented_reduce_fixup {
 };
 
 // segmented_reduce over long segments (segmented_reduce_stream_tuning): the streaming kernel, a
-// block per SM slot (at most max_blocks where that is above 0, as the tests ask), then the fix-up
-// over its blocks. values must be 16-byte aligned and count above 0.
+// block per SM slot (at most max_blocks where that is above 0, as the tests ask, and as many as
+// the context has hand-on flags for). values must be 16-byte aligned and count above 0.
 template <class Policy = segmented_reduce_stream_policy, class T, class StartsIt, class OutIt, class Op>
 void launch_segmented_reduce_stream(cuda_context& ctx, const T* values, index_t count, StartsIt starts,
                                     index_t num_segments, OutIt out, T init, Op op, index_t max_blocks = 0) {
@@ -140,12 +140,13 @@ void launch_segmented_reduce_stream(cuda_context& ctx, const T* values, index_t 
   const int per_sm = resident_blocks_per_sm<stream_kernel>(ctx, threads, ring_bytes, true);
   index_t blocks = static_cast<index_t>(per_sm) * ctx.props().multiProcessorCount;
   if (max_blocks > 0) blocks = detail::min_of(blocks, max_blocks);
+  blocks = detail::min_of<index_t>(blocks, cuda_context::flag_word_count - kernel::hand_on_words::first_flag);
   blocks = detail::min_of(blocks, num_subtiles);
-  segmented_reduce_fixup<T> fixup(ctx, blocks);
+  auto scans = ctx.allocate<segment_partial<T>>(2 * blocks);
+  const kernel::block_hand_on<T> hand_on{ctx.numbered_flag_words(), scans.data(), scans.data() + blocks};
   detail::launch_dependent("segmented_reduce_stream_kernel", stream_kernel, static_cast<unsigned>(blocks), threads,
                            ring_bytes, ctx.stream(), values, count, starts, num_segments, num_subtiles, out, init, op,
-                           fixup.heads.data(), fixup.tails.data(), fixup.handover(), fixup.blocks);
-  fixup.launch(ctx, num_segments, out, init, op);
+                           hand_on);
 }
 
 // segmented_reduce over tiles of the merge path: the partition pass, the tile kernel, the fix-up.

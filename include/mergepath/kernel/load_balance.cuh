@@ -591,6 +591,21 @@ __device__ index_t warp_lower_bound(StartsIt starts, index_t n, index_t x, index
   return block::warp_merge_path<bounds::upper>(starts, repeated_index{x}, n, lo, hi, less<>{});
 }
 
+// How segmented_reduce_stream_kernel's blocks hand on the scan of their tails: block b's tail
+// alone (aggregate[b]) or the scan through it (inclusive[b]), flagged in words[first_flag + b] as
+// call * 4 + kind, where call is the number in words[call] (cuda_context::numbered_flag_words:
+// flags of earlier calls never match, so nothing is cleared).
+struct hand_on_words {
+  static constexpr int call = 0, blocks_done = 1, first_flag = 2;
+  static constexpr unsigned long long aggregate = 1, inclusive = 2;
+};
+template <class T>
+struct block_hand_on {
+  unsigned long long* words;
+  segment_partial<T>* aggregate;
+  segment_partial<T>* inclusive;
+};
+
 // segmented_reduce over long segments (tuning/load_balance.hpp: segmented_reduce_stream_tuning):
 // block b streams the sub-tiles [S * b / G, S * (b + 1) / G) of tile_items consecutive items
 // through a ring of Stages sub-tiles in shared memory (cp.async, Stages - 1 ahead). A sub-tile's
@@ -599,14 +614,12 @@ __device__ index_t warp_lower_bound(StartsIt starts, index_t n, index_t x, index
 // heads in a bitmap, and the walk and the scan of open runs are segmented_reduce_kernel's, with
 // the run open at the sub-tile's start carried in from the one before. A sub-tile without a start
 // is only folded into the open run (without a barrier of its own where the op commutes). What
-// crosses blocks goes to heads and tails, one per block, for segmented_reduce_fixup_kernel. No
-// partition pass, and a fix-up over ~500 blocks instead of ~17k tiles: at mean 1e4 those two cost
-// ~13 us of the tiles' ~83 a call (ncu, H200).
+// crosses blocks is handed on from block to block at the end (below). No partition pass and no
+// fix-up kernel: at mean 1e4 those two cost ~13 us of the tiles' ~83 a call (ncu, H200).
 template <int Threads, int Vectors, int Stages, int MinBlocks, class T, class StartsIt, class OutIt, class Op>
 __global__ void __launch_bounds__(Threads, MinBlocks)
     segmented_reduce_stream_kernel(const T* values, index_t count, StartsIt starts, index_t num_segments,
-                                   index_t num_subtiles, OutIt out, T init, Op op, tile_head<T>* heads,
-                                   segment_partial<T>* tails, fixup_handover<T> handover, index_t fixup_blocks) {
+                                   index_t num_subtiles, OutIt out, T init, Op op, block_hand_on<T> hand_on) {
   static_assert(sizeof(T) >= 4 && 16 % sizeof(T) == 0, "segmented_reduce_stream_kernel: 4-, 8- or 16-byte values");
   static_assert(Stages >= 2, "segmented_reduce_stream_kernel: a stage in use and one in flight at least");
   constexpr int per_vector = static_cast<int>(16 / sizeof(T));
@@ -633,11 +646,13 @@ __global__ void __launch_bounds__(Threads, MinBlocks)
   // A block-wide result handed to every thread (raw bytes: T need not be trivially constructible).
   __shared__ alignas(T) unsigned char shared_value_bytes[sizeof(T)];
   T& shared_value = *reinterpret_cast<T*>(shared_value_bytes);
+  __shared__ unsigned long long call;  // this call's number, which its hand-on flags carry
+  // The segment open when the block begins, once a head of the block has ended it (raw bytes, as above).
+  __shared__ alignas(tile_head<T>) unsigned char block_head_bytes[sizeof(tile_head<T>)];
+  tile_head<T>& block_head = *reinterpret_cast<tile_head<T>*>(block_head_bytes);
   const join_t join{op};
 
-  detail::wait_for_prior_grid();  // the values and starts may come from the stream's previous kernel
-  const index_t flag = static_cast<index_t>(blockIdx.x) * Threads + threadIdx.x;  // the fix-up's, a thread each
-  if (flag < fixup_blocks) handover.ready[flag] = 0;
+  detail::wait_for_prior_grid();  // the values, the starts and the flags may come from the stream's previous kernel
   detail::allow_dependent_launch();
   const index_t tile_begin = num_subtiles * blockIdx.x / gridDim.x;
   const index_t tile_end = num_subtiles * (blockIdx.x + 1) / gridDim.x;
@@ -660,6 +675,18 @@ __global__ void __launch_bounds__(Threads, MinBlocks)
   };
   MERGEPATH_UNROLL
   for (int k = 0; k < Stages - 1; ++k) copy_ahead(tile_begin + k);
+  using word_ref = cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>;
+  if (threadIdx.x == Threads - 1) {
+    // The call's number; the last block to read it numbers the next call (every block read it
+    // before counting itself), while the copies fly. No block reads it again.
+    word_ref call_word(hand_on.words[hand_on_words::call]), done(hand_on.words[hand_on_words::blocks_done]);
+    const unsigned long long number = call_word.load(cuda::memory_order_relaxed);
+    if (done.fetch_add(1, cuda::memory_order_acq_rel) == gridDim.x - 1) {
+      done.store(0, cuda::memory_order_relaxed);
+      call_word.store(number + 1, cuda::memory_order_relaxed);
+    }
+    call = number;
+  }
   if (threadIdx.x < 32) {
     const index_t x = tile_begin * tile_items;
     const auto guess = static_cast<index_t>(static_cast<double>(x) / static_cast<double>(count) * num_segments);
@@ -766,10 +793,10 @@ __global__ void __launch_bounds__(Threads, MinBlocks)
     carried = join(carry, carried);
     tile_run = join(carry, tile_run);
     // A segment open at the sub-tile's start ends here: finished here when a head of the block
-    // began it, else left for the fix-up as the block's head.
+    // began it, else kept as the block's head, finished once the blocks before have handed on.
     auto finish_open = [&](const partial_reduction<T>& whole) {
       if (!begun_in_block)
-        heads[blockIdx.x] = {segment_before_block, true, whole};
+        block_head = {segment_before_block, true, whole};
       else if (carry_segment >= 0 && carry_segment < num_segments)
         out[carry_segment] = whole.finish(init, op);
     };
@@ -819,16 +846,72 @@ __global__ void __launch_bounds__(Threads, MinBlocks)
     next_start = following_start;
   }
 
-  // What crosses the block's ends, for the fix-up: the segment open at its start (when no head of
-  // the block ended it) and the one open at its end.
+  // What crosses the block's ends: the segment open at its start (when no head of the block ended
+  // it) and the one open at its end. The blocks scan their tails by segment with a look-back:
+  // block b publishes its tail at once (an inclusive scan where its segment begins in the block,
+  // else an aggregate), then its first warp combines the publications of the blocks before it back
+  // to the nearest inclusive one, finishes the block's head with that scan, and publishes its own
+  // inclusive scan. A fix-up kernel after the stream cost ~4 us a call (its launch waits for the
+  // whole stream). The flags carry the call's number (`call`), so none is ever cleared.
   if constexpr (fold_fast) {
     if (any_pending) fold_pending();
   }
-  if (threadIdx.x == 0) {
-    const bool owned = tile_end == num_subtiles ? open_at_end : true;  // read only after the last tile's barrier
-    if (!begun_in_block && cursor == first_start) heads[blockIdx.x] = {segment_before_block, false, carry.partial()};
-    tails[blockIdx.x] = {cursor - 1, owned ? carry.partial() : partial_reduction<T>{}};
+  __syncthreads();  // block_head, from whichever thread ended the segment
+  if (threadIdx.x >= 32) return;
+  const int lane = static_cast<int>(threadIdx.x);
+  using partial_t = segment_partial<T>;
+  const combine_segment_partials<T, Op> combine{op};
+  tile_head<T> head = block_head;
+  if (!begun_in_block && cursor == first_start) head = {segment_before_block, false, carry.partial()};
+  partial_t tail{cursor - 1, carry.partial()};
+  if (tile_end == num_subtiles && !open_at_end) tail.partial = {};  // (open_at_end: read after the last tile's barrier)
+  const index_t block = blockIdx.x;
+  auto publish = [&](const partial_t& scan, unsigned long long kind) {
+    (kind == hand_on_words::inclusive ? hand_on.inclusive : hand_on.aggregate)[block] = scan;
+    word_ref(hand_on.words[hand_on_words::first_flag + block]).store(call * 4 + kind, cuda::memory_order_release);
+  };
+  const bool tail_inclusive = block == 0 || tail.segment != segment_before_block;
+  if (lane == 0) publish(tail, tail_inclusive ? hand_on_words::inclusive : hand_on_words::aggregate);
+  // The scan through the block before: windows of 32 blocks, lane l the l-th of the window (lane
+  // 31 the nearest), combined in order from the nearest inclusive publication on.
+  partial_t before{-1, {}};
+  bool any_before = false;
+  for (index_t window_end = block; window_end > 0 && block > 0; window_end -= 32) {
+    const index_t p = window_end - 32 + lane;
+    unsigned long long flag = 0;
+    if (p >= 0) {
+      word_ref published(hand_on.words[hand_on_words::first_flag + p]);
+      do flag = published.load(cuda::memory_order_acquire);
+      while (flag / 4 != call || flag % 4 == 0);
+    }
+    const bool inclusive = p >= 0 && flag % 4 == hand_on_words::inclusive;
+    const unsigned inclusive_lanes = __ballot_sync(0xffffffffu, inclusive);
+    const int from = inclusive_lanes == 0 ? 0 : 31 - __clz(static_cast<int>(inclusive_lanes));
+    bool any = p >= 0 && lane >= from;
+    partial_t mine{-1, {}};
+    if (any) mine = inclusive ? hand_on.inclusive[p] : hand_on.aggregate[p];
+    MERGEPATH_UNROLL
+    for (int d = 1; d < 32; d *= 2) {  // lane 0 combines the window in order (the earlier on the left)
+      const partial_t later = cub::ShuffleDown<32>(mine, d, 31, 0xffffffffu);
+      const bool later_any = __shfl_down_sync(0xffffffffu, any, d) && lane + d < 32;
+      if (later_any) mine = any ? combine(mine, later) : later;
+      any = any || later_any;
+    }
+    const partial_t window = cub::ShuffleIndex<32>(mine, 0, 0xffffffffu);
+    if (__shfl_sync(0xffffffffu, any, 0)) {
+      before = any_before ? combine(window, before) : window;
+      any_before = true;
+    }
+    if (inclusive_lanes != 0) break;
   }
+  if (lane != 0) return;
+  const partial_t through = combine(before, tail);
+  if (!tail_inclusive) publish(through, hand_on_words::inclusive);
+  // Segment -1 holds the items before a malformed first start: no output.
+  if (head.closed && head.segment >= 0 && head.segment < num_segments)
+    out[head.segment] = combine(before, {head.segment, head.partial}).partial.finish(init, op);
+  if (block == gridDim.x - 1 && through.segment >= 0 && through.segment < num_segments)
+    out[through.segment] = through.partial.finish(init, op);
 }
 
 // *first = the least s with segment_start_is_bad(starts, s, count); untouched when none is.
