@@ -463,6 +463,21 @@ __global__ void __launch_bounds__(Policy::tuning.block_threads)
   }
 }
 
+// Lane 0 combines the lanes' values in lane order, the earlier on the left (a tree of shuffles);
+// `any` says which lanes hold one. Returns, in lane 0, whether any did.
+template <class P, class Combine>
+__device__ bool warp_combine_in_order(P& mine, bool any, Combine combine) {
+  const int lane = static_cast<int>(threadIdx.x) % 32;
+  MERGEPATH_UNROLL
+  for (int d = 1; d < 32; d *= 2) {
+    const P later = cub::ShuffleDown<32>(mine, d, 31, 0xffffffffu);
+    const bool later_any = __shfl_down_sync(0xffffffffu, any, d) && lane + d < 32;
+    if (later_any) mine = any ? combine(mine, later) : later;
+    any = any || later_any;
+  }
+  return any;
+}
+
 // Finishes each segment that ended in the tile after the one it was open in, and the last
 // segment, in one pass: block b scans the tails of its tiles [b * tiles, (b + 1) * tiles) by
 // segment (each thread `Items` consecutive tiles), publishes that scan (fixup_handover), and its
@@ -501,7 +516,7 @@ __global__ void __launch_bounds__(Threads)
   }
   if (threadIdx.x < 32) {
     // Lane l combines a run of the blocks before in order, then the lanes' results are combined
-    // in lane order (a tree of shuffles that keeps the earlier on the left).
+    // in lane order (warp_combine_in_order).
     const int lane = static_cast<int>(threadIdx.x), before = static_cast<int>(blockIdx.x);
     const int per_lane = (before + 31) / 32;
     partial_t mine{-1, {}};
@@ -514,13 +529,7 @@ __global__ void __launch_bounds__(Threads)
       mine = any ? combine(mine, published) : published;
       any = true;
     }
-    MERGEPATH_UNROLL
-    for (int d = 1; d < 32; d *= 2) {
-      const partial_t later = cub::ShuffleDown<32>(mine, d, 31, 0xffffffffu);
-      const bool later_any = __shfl_down_sync(0xffffffffu, any, d) && lane + d < 32;
-      if (later_any) mine = any ? combine(mine, later) : later;
-      any = any || later_any;
-    }
+    any = warp_combine_in_order(mine, any, combine);
     if (lane == 0) before_block = any ? mine : partial_t{-1, {}};
   }
   last_of_thread[threadIdx.x] = scanned[Items - 1];
@@ -890,13 +899,7 @@ __global__ void __launch_bounds__(Threads, MinBlocks)
     bool any = p >= 0 && lane >= from;
     partial_t mine{-1, {}};
     if (any) mine = inclusive ? hand_on.inclusive[p] : hand_on.aggregate[p];
-    MERGEPATH_UNROLL
-    for (int d = 1; d < 32; d *= 2) {  // lane 0 combines the window in order (the earlier on the left)
-      const partial_t later = cub::ShuffleDown<32>(mine, d, 31, 0xffffffffu);
-      const bool later_any = __shfl_down_sync(0xffffffffu, any, d) && lane + d < 32;
-      if (later_any) mine = any ? combine(mine, later) : later;
-      any = any || later_any;
-    }
+    any = warp_combine_in_order(mine, any, combine);
     const partial_t window = cub::ShuffleIndex<32>(mine, 0, 0xffffffffu);
     if (__shfl_sync(0xffffffffu, any, 0)) {
       before = any_before ? combine(window, before) : window;
