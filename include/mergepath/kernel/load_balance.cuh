@@ -319,6 +319,22 @@ struct join_open_runs {
   }
 };
 
+// An open run and a fold of items that all belong before the scanned ones (a commutative op
+// reduces the folds in any order).
+template <class T>
+struct open_run_with_fold {
+  open_run<T> run;
+  T fold;
+};
+template <class T, class Op>
+struct join_open_runs_with_folds {
+  Op op;
+  __device__ open_run_with_fold<T> operator()(const open_run_with_fold<T>& earlier,
+                                              const open_run_with_fold<T>& later) const {
+    return {join_open_runs<T, Op>{op}(earlier.run, later.run), static_cast<T>(op(earlier.fold, later.fold))};
+  }
+};
+
 // A thread's walk over its consecutive items first.. of a tile, in order, from registers: `run`
 // reduces the items since the last head (or the thread's first item). A head ends the run's
 // segment: its reduction goes to `slot`, the place of that segment's first value in `results`
@@ -635,8 +651,13 @@ __global__ void __launch_bounds__(Threads, MinBlocks)
   constexpr int items = Vectors * per_vector;  // consecutive items a thread
   constexpr int tile_items = Threads * items;
   static_assert(items <= 32 && 32 % items == 0, "segmented_reduce_stream_kernel: a thread's heads in one word");
-  using run_scan = cub::BlockScan<open_run<T>, Threads, cub::BLOCK_SCAN_WARP_SCANS>;
   using join_t = join_open_runs<T, Op>;
+  // Where the op commutes, the scan of open runs also reduces the threads' folds of the sub-tiles
+  // without a start before this one (below): no block reduce and barrier of their own.
+  constexpr bool fold_fast = op_commutes<Op, T>::value;
+  using scan_item = std::conditional_t<fold_fast, open_run_with_fold<T>, open_run<T>>;
+  using scan_join = std::conditional_t<fold_fast, join_open_runs_with_folds<T, Op>, join_t>;
+  using run_scan = cub::BlockScan<scan_item, Threads, cub::BLOCK_SCAN_WARP_SCANS>;
   // The ring of sub-tiles in flight (dynamic: Stages * tile_items * sizeof(T) bytes). A warp
   // copies 512 contiguous bytes at a time (a thread's own 64 bytes at a time read each 32-byte
   // sector twice from L2: 160 against 104 us a call, H100), and a thread then reads its
@@ -719,8 +740,7 @@ __global__ void __launch_bounds__(Threads, MinBlocks)
   index_t next_window = window_start(cursor + threadIdx.x);
   // Sub-tiles without a start (most, for long segments) take a path of their own where the op
   // commutes: each thread folds its items into `pending`, with no barrier, and the block reduces
-  // the folds into the carried run at the next sub-tile with starts, or at the end.
-  constexpr bool fold_fast = op_commutes<Op, T>::value;
+  // the folds into the carried run in the next sub-tile's scan of open runs, or at the end.
   T pending{};
   bool any_pending = false;  // block-uniform
   index_t next_start = cursor < num_segments ? static_cast<index_t>(starts[cursor]) : count;
@@ -787,9 +807,6 @@ __global__ void __launch_bounds__(Threads, MinBlocks)
       }
     }
     copy_ahead(tile + Stages - 1);  // into the previous sub-tile's stage
-    if constexpr (fold_fast) {
-      if (any_pending) fold_pending();
-    }
 
     // The walk over this thread's items and the scan of open runs, as in segmented_reduce_kernel.
     const int mine = detail::max_of(detail::min_of(num_items - first, items), 0);
@@ -797,7 +814,16 @@ __global__ void __launch_bounds__(Threads, MinBlocks)
     const thread_walk<T> walk = walk_thread_items(item, run_heads, first, num_items, results, op);
     const partial_reduction<T> before = walk.before;
     open_run<T> carried, tile_run;
-    run_scan(scan_storage).ExclusiveScan(walk.open, carried, join, tile_run);
+    if constexpr (fold_fast) {
+      scan_item scanned, total;
+      run_scan(scan_storage).ExclusiveScan(scan_item{walk.open, pending}, scanned, scan_join{op}, total);
+      carried = scanned.run;
+      tile_run = total.run;
+      if (any_pending) carry = join(carry, open_run<T>{0, total.fold});  // the folds precede the sub-tile
+      any_pending = false;
+    } else {
+      run_scan(scan_storage).ExclusiveScan(walk.open, carried, join, tile_run);
+    }
     if (threadIdx.x == 0) carried.head = open_run<T>::no_items;
     carried = join(carry, carried);
     tile_run = join(carry, tile_run);
