@@ -143,12 +143,12 @@ void set_union_tuning_rows(bench_context& b, index_t n, const key_type* a, const
          << P::tuning.min_blocks;
     b.add_row(row(name.str(), t));
   };
-  one(set_policy<128, 15, 8>{});
-  one(set_policy<128, 23>{});
   one(set_policy<128, 23, 8>{});
-  one(set_policy<128, 31>{});
-  one(set_policy<128, 31, 6>{});
-  one(set_policy<64, 31, 12>{});
+  one(set_policy<128, 31, 8>{});
+  one(set_policy<256, 23, 4>{});
+  one(set_policy<256, 31, 4>{});
+  one(set_policy<256, 31, 1>{});
+  one(set_policy<384, 23, 2>{});
 }
 
 void set_rows(bench_context& b, index_t n) {

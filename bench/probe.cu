@@ -1883,9 +1883,9 @@ namespace probe_set_ops {
 
 using mergepath::index_t;
 
-template <int Items, int MinBlocks>
+template <int Threads, int Items, int MinBlocks>
 struct shape {
-  static constexpr mergepath::set_operation_tuning tuning{128, Items, MinBlocks};
+  static constexpr mergepath::set_operation_tuning tuning{Threads, Items, MinBlocks};
 };
 
 int probe_main(int argc, char** argv) {
@@ -1956,10 +1956,9 @@ int probe_main(int argc, char** argv) {
       });
       std::printf("\n");
     };
-    one(shape<23, 1>{}, "128 x 23, no bound");
-    one(shape<23, 8>{}, "128 x 23, 8 blocks");
-    one(shape<15, 8>{}, "128 x 15, 8 blocks");
-    one(shape<31, 6>{}, "128 x 31, 6 blocks");
+    one(shape<128, 23, 8>{}, "128 x 23, 8 blocks");
+    one(shape<128, 31, 8>{}, "128 x 31, 8 blocks");
+    one(shape<256, 31, 4>{}, "256 x 31, 4 blocks");
   };
   using mergepath::set_op;
   shapes(std::integral_constant<set_op, set_op::union_>{}, "union");

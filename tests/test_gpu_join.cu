@@ -138,17 +138,21 @@ using set_cases = ::testing::Types<keys_case<std::int32_t, mergepath::less<>>,
                                    keys_case<std::int64_t, mergepath::greater<>>, keys_case<tagged, tagged_less>>;
 TYPED_TEST_SUITE(GpuSetOperations, set_cases);
 
+// Sizes around the tile kernel's tiles: a tile holds up to tile_items keys and the splits are
+// tile_span = tile_items - 1 apart; one tile, two, and many.
 template <class Key>
-std::vector<std::pair<index_t, index_t>> gpu_set_sizes() {
-  const index_t tile = mergepath::set_operation_tuning_for(sizeof(Key)).tile_items();
+std::vector<std::pair<index_t, index_t>> gpu_set_sizes(bool by_key = false) {
+  const index_t span = mergepath::set_operation_tuning_for(sizeof(Key), by_key).tile_span();
   std::vector<std::pair<index_t, index_t>> sizes = {{0, 0},
                                                     {0, 5},
                                                     {5, 0},
                                                     {1, 1},
-                                                    {tile - 1, 0},
-                                                    {tile, 1},
-                                                    {tile / 2, tile / 2 + 1},
-                                                    {2 * tile + 3, 1000},
+                                                    {span - 1, 0},
+                                                    {span, 0},
+                                                    {span, 1},
+                                                    {span / 2, span / 2 + 1},
+                                                    {span / 2 + 1, span / 2 + 1},
+                                                    {2 * span + 3, 1000},
                                                     {1 << 18, 1 << 17},
                                                     {3, 1 << 18},
                                                     {(1 << 20) + 3, 1 << 20}};
@@ -186,7 +190,7 @@ TYPED_TEST(GpuSetOperations, MatchStdSetOperations) {
 TEST_F(GpuJoinMisc, SetOperationsByKeyTakeStdCopies) {
   cuda_context ctx;
   for (pair_shape shape : all_pair_shapes())
-    for (auto [a_size, b_size] : gpu_set_sizes<int>()) {
+    for (auto [a_size, b_size] : gpu_set_sizes<int>(true)) {
       const index_t na = a_size, nb = shape == pair_shape::identical ? a_size : b_size;
       SCOPED_TRACE(::testing::Message() << shape << " " << na << " x " << nb << " seed " << base_seed());
       auto in = make_key_pair<tagged>(shape, na, nb, case_seed({na, nb, 13}), tagged_less{});

@@ -131,5 +131,62 @@ TEST(HostSetOperationsUnchecked, UnsortedInputStaysInBounds) {
   }
 }
 
+// The GPU tile kernel's walk (set_operation_merge_n), run here as its blocks would: tiles cut at
+// set_path points one short of the keys they hold, each tile cut into threads' shares by
+// merge_path, each share merged in a fixed number of steps from a padded buffer. What the shares
+// keep, in order, must be std::set_*'s output, copies included (tagged keys).
+template <set_op Op, int Items>
+std::vector<tagged> tiled_merge_walk(const std::vector<tagged>& a, const std::vector<tagged>& b, int threads) {
+  const tagged_less comp;
+  const index_t tile_keys = static_cast<index_t>(threads) * Items, span = tile_keys - 1;
+  const index_t na = static_cast<index_t>(a.size()), nb = static_cast<index_t>(b.size());
+  std::vector<tagged> kept;
+  for (index_t diag = 0; diag < na + nb; diag += span) {
+    const auto s0 = mergepath::set_path(a.data(), na, b.data(), nb, diag, comp);
+    const auto s1 = mergepath::set_path(a.data(), na, b.data(), nb, std::min(diag + span, na + nb), comp);
+    const int a_count = static_cast<int>(s1.a - s0.a), b_count = static_cast<int>(s1.b - s0.b);
+    EXPECT_LE(a_count + b_count, tile_keys);
+    // The shared buffer: a's run, then b's, then padding the walk may read.
+    std::vector<tagged> buffer(a.begin() + s0.a, a.begin() + s1.a);
+    buffer.insert(buffer.end(), b.begin() + s0.b, b.begin() + s1.b);
+    buffer.resize(buffer.size() + Items + 2, tagged{-7, -7});
+    const tagged* ta = buffer.data();
+    const tagged* tb = buffer.data() + a_count;
+    for (int t = 0; t < threads; ++t) {
+      const int d = std::min(t * Items, a_count + b_count);
+      const int i = mergepath::merge_path(ta, a_count, tb, b_count, d, comp);
+      tagged out[Items];
+      int source[Items];
+      const unsigned bits = mergepath::set_operation_merge_n<Op, Items>(ta, a_count, tb, b_count, i, d - i, out, source, comp);
+      for (int k = 0; k < std::min(Items, a_count + b_count - d); ++k)
+        if (bits >> k & 1u) {
+          kept.push_back(out[k]);
+          EXPECT_EQ(out[k], source[k] >= 0 ? ta[source[k]] : tb[~source[k]]);
+        }
+    }
+  }
+  return kept;
+}
+
+TEST(HostSetOperationsMergeWalk, TiledLikeTheGpuMatchesStd) {
+  for (pair_shape shape : all_pair_shapes())
+    for (auto [na, nb] : {std::pair<index_t, index_t>{0, 0}, {0, 9}, {9, 0}, {1, 1}, {47, 48}, {1000, 999}, {5000, 3000}}) {
+      if (shape == pair_shape::identical) nb = na;
+      SCOPED_TRACE(::testing::Message() << shape << " " << na << " x " << nb << " seed " << base_seed());
+      auto in = make_key_pair<tagged>(shape, na, nb, case_seed({na, nb, 23}), tagged_less{});
+      auto check = [&](auto op) {
+        constexpr set_op Op = decltype(op)::value;
+        SCOPED_TRACE(::testing::Message() << Op);
+        const auto expected = reference_set_op(Op, in.a, in.b, tagged_less{});
+        EXPECT_EQ((tiled_merge_walk<Op, 5>(in.a, in.b, 4)), expected);
+        EXPECT_EQ((tiled_merge_walk<Op, 7>(in.a, in.b, 3)), expected);
+      };
+      check(std::integral_constant<set_op, set_op::union_>{});
+      check(std::integral_constant<set_op, set_op::intersection>{});
+      check(std::integral_constant<set_op, set_op::difference>{});
+      check(std::integral_constant<set_op, set_op::symmetric_difference>{});
+    }
+}
+
 }  // namespace
 }  // namespace mergepath_test

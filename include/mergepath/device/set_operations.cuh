@@ -34,10 +34,10 @@ template <class Policy, set_op Op, class AKeys, class AVals, class BKeys, class 
           class Comp>
 index_t set_operation(cuda_context& ctx, AKeys a_keys, AVals a_vals, index_t a_count, BKeys b_keys, BVals b_vals,
                       index_t b_count, OutKeys out_keys, OutVals out_vals, Comp comp) {
-  constexpr int tile_items = Policy::tuning.tile_items();
+  constexpr int tile_span = Policy::tuning.tile_span();
   const index_t total = a_count + b_count;
   if (total == 0) return 0;
-  const index_t num_tiles = detail::ceil_div<index_t>(total, tile_items);
+  const index_t num_tiles = detail::ceil_div<index_t>(total, tile_span);
   const index_t capacity = detail::set_output_capacity(Op, a_count, b_count);
   auto splits = ctx.allocate<set_split<index_t>>(num_tiles + 1);
   auto total_out = ctx.allocate<index_t>(1);
@@ -49,11 +49,11 @@ index_t set_operation(cuda_context& ctx, AKeys a_keys, AVals a_vals, index_t a_c
   // The merge's partition pass (samples, then a search narrowed by them), then the walk's points.
   auto merge_splits = ctx.allocate<index_t>(num_tiles + 1);
   auto samples = launch_merge_partition<bounds::lower, 1, default_partition_sample_bytes>(
-      ctx, a_keys, a_count, b_keys, b_count, tile_items, num_tiles + 1, merge_splits.data(), comp);
+      ctx, a_keys, a_count, b_keys, b_count, tile_span, num_tiles + 1, merge_splits.data(), comp);
   constexpr int threads = 256;
   detail::launch_dependent("set_partition_kernel", kernel::set_partition_kernel<AKeys, BKeys, Comp>,
                            static_cast<unsigned>(detail::ceil_div<index_t>(num_tiles + 1, threads)), threads, 0,
-                           ctx.stream(), a_keys, a_count, b_keys, b_count, index_t{tile_items}, num_tiles + 1,
+                           ctx.stream(), a_keys, a_count, b_keys, b_count, index_t{tile_span}, num_tiles + 1,
                            static_cast<const index_t*>(merge_splits.data()), splits.data(), tile_state, comp);
   detail::launch_dependent(
       "set_operation_tile_kernel",
@@ -74,7 +74,8 @@ index_t run_set_operation(cuda_context& ctx, const char* algorithm, AKeys a_keys
                           BKeys b_keys, BVals b_vals, index_t b_count, OutKeys out_keys, OutVals out_vals, Comp comp) {
   require_set_operation_ranges<Op>(algorithm, a_keys, a_vals, a_count, b_keys, b_vals, b_count, out_keys, out_vals);
   device::check_merge_inputs(ctx, algorithm, a_keys, a_count, b_keys, b_count, comp);
-  return device::set_operation<default_set_operation_policy<kernel::value_of<AKeys>>, Op>(
+  constexpr bool by_key = !std::is_same_v<OutVals, std::nullptr_t>;
+  return device::set_operation<default_set_operation_policy<kernel::value_of<AKeys>, by_key>, Op>(
       ctx, a_keys, a_vals, a_count, b_keys, b_vals, b_count, out_keys, out_vals, comp);
 }
 

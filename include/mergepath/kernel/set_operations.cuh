@@ -1,6 +1,6 @@
 // The GPU set-operation kernels: a partition kernel (a set_path point per tile), and a one-pass
-// tile kernel: keys in shared memory, a set_path point per thread, each thread's walk, the tile's
-// output offset by decoupled look-back, and the compacted output.
+// tile kernel: keys in shared memory, each thread's share merged (set_operation_merge_n), the
+// tile's output offset by decoupled look-back, and the compacted output.
 #pragma once
 
 #include <cstddef>
@@ -20,12 +20,12 @@ namespace kernel {
 // tile status and prefix callback, as its single-pass scans use them).
 using set_tile_state = cub::ScanTileState<index_t>;
 
-// splits[p] = the walk's point at p * tile_items steps, a split per tile, from the merge's
+// splits[p] = the walk's point at p * tile_span keys, a split per tile, from the merge's
 // partition pass (merge_splits[p]: merge_path's split there, found through its samples): only
 // the run the merge split may cut is read (set_path_from_merge_path). Also readies the tiles'
 // look-back status (one thread per tile, as the status expects).
 template <class AIt, class BIt, class Comp>
-__global__ void set_partition_kernel(AIt a, index_t a_count, BIt b, index_t b_count, index_t tile_items,
+__global__ void set_partition_kernel(AIt a, index_t a_count, BIt b, index_t b_count, index_t tile_span,
                                      index_t num_splits, const index_t* merge_splits, set_split<index_t>* splits,
                                      set_tile_state tile_state, Comp comp) {
   detail::allow_dependent_launch();
@@ -33,7 +33,7 @@ __global__ void set_partition_kernel(AIt a, index_t a_count, BIt b, index_t b_co
   detail::wait_for_prior_grid();  // the merge splits
   tile_state.InitializeStatus(static_cast<int>(num_splits - 1));
   if (p >= num_splits) return;
-  const index_t diag = detail::min_of(p * tile_items, a_count + b_count);
+  const index_t diag = detail::min_of(p * tile_span, a_count + b_count);
   // Clamped into merge_path's range, so that any value of the split still reads inside a and b.
   const index_t i = detail::min_of(detail::max_of(merge_splits[p], detail::max_of<index_t>(0, diag - b_count)),
                                    detail::min_of(diag, a_count));
@@ -41,12 +41,15 @@ __global__ void set_partition_kernel(AIt a, index_t a_count, BIt b, index_t b_co
 }
 
 // One tile per block, in one pass: the tile's keys in shared memory (16-byte copies where the
-// runs allow), a set_path point per thread, each thread's walk (what each step keeps in
-// registers, and a bit of whether it keeps it), a block scan of the threads' counts whose prefix
-// comes from the tiles before (look-back), then the tile's output compacted in shared memory and
-// stored coalesced: keys-only, the kept keys themselves, placed so that they leave in 16-byte
-// pieces; by key, where each came from, for its value. The last tile writes the total. For any
-// data nothing outside a, b, shared memory and out[0, capacity) is touched.
+// runs allow), a merge_path split per thread, each thread's share merged into registers with a
+// bit of whether each step keeps its key (set_operation_merge_n: no run searches but one at the
+// share's start), a block scan of the threads' counts whose prefix comes from the tiles before
+// (look-back), then the tile's output compacted in shared memory and stored coalesced. Keys-only,
+// the kept keys are staged over the tile's keys, placed so that they leave in 16-byte pieces; by
+// key, where each came from, for its value. A tile holds at most threads x items keys (tiles are
+// spaced one less apart, set_operation_tuning::tile_span), so each thread merges exactly items.
+// The last tile writes the total. For any data nothing outside a, b, shared memory and
+// out[0, capacity) is touched.
 template <class Policy, set_op Op, class AKeys, class AVals, class BKeys, class BVals, class OutKeys, class OutVals,
           class Comp>
 __global__ void __launch_bounds__(Policy::tuning.block_threads, Policy::tuning.min_blocks)
@@ -55,19 +58,14 @@ __global__ void __launch_bounds__(Policy::tuning.block_threads, Policy::tuning.m
                               OutKeys out_keys, OutVals out_vals, Comp comp) {
   constexpr int threads = Policy::tuning.block_threads;
   constexpr int items = Policy::tuning.items_per_thread;
-  constexpr int room = Policy::tuning.tile_items() + 1;  // a point may lie one step before its diagonal
-  constexpr int steps = items + 1;                        // a thread's share, at most
-  static_assert(steps <= 32, "set_operation_tile_kernel: a thread's steps fit a 32-bit mask");
+  constexpr int room = Policy::tuning.tile_items();
+  static_assert(Policy::tuning.tile_span() == room - 1, "a split may fall a step short: tiles leave a slot");
   using Key = value_of<AKeys>;
   constexpr bool keys_only = std::is_same_v<OutVals, std::nullptr_t>;
-  // What a kept step leaves: its key (keys-only), or where it came from (a's s >= 0, b's ~s).
-  using kept_t = std::conditional_t<keys_only, Key, int>;
   using scan = cub::BlockScan<index_t, threads>;
   using tile_prefix = cub::TilePrefixCallbackOp<index_t, plus<>, set_tile_state>;
-  // Room for the runs' shifts that let them arrive in 16-byte pieces, and the walk's reads of a spent b.
-  __shared__ __align__(16) unsigned char key_bytes[sizeof(Key) * (room + 16)];
-  __shared__ __align__(16) unsigned char kept_bytes[sizeof(kept_t) * (room + 16)];  // the tile's output
-  __shared__ set_split<int> points[threads + 1];
+  __shared__ __align__(16) unsigned char key_bytes[sizeof(Key) * (room + block::tile_padding<items>)];
+  __shared__ int staged_sources[keys_only ? 1 : room];  // by key: where each output comes from
   __shared__ typename scan::TempStorage scan_storage;
   __shared__ typename tile_prefix::TempStorage prefix_storage;
   __shared__ index_t tile_out[2];  // the tile's output range
@@ -90,38 +88,14 @@ __global__ void __launch_bounds__(Policy::tuning.block_threads, Policy::tuning.m
 
   const Key* a = keys + runs.a_pos;
   const Key* b = keys + runs.b_pos;
-  points[threadIdx.x] =
-      set_path(a, a_count, b, b_count, detail::min_of(static_cast<int>(threadIdx.x) * items, a_count + b_count), comp);
-  if (threadIdx.x == 0) points[threads] = {a_count, b_count};
-  __syncthreads();
-  const set_split<int> p0 = points[threadIdx.x], p1 = points[threadIdx.x + 1];
-  const int a_end = detail::max_of(p0.a, p1.a), b_end = detail::max_of(p0.b, p1.b);
-
-  // The walk of serial_set_operation, a fixed number of steps (each consumes an element or a
-  // pair), so that what each keeps stays in registers. Branch-free: the threads of a warp take
-  // different cases at every step, and branches would run each case one after the other.
-  kept_t kept[steps];
-  unsigned kept_steps = 0;  // bit s: step s keeps kept[s]
-  int i = p0.a, j = p0.b;
-  const int a_last = detail::max_of(a_count - 1, 0), b_last = detail::max_of(b_count - 1, 0);
-  MERGEPATH_UNROLL
-  for (int step = 0; step < steps; ++step) {
-    const bool has_a = i < a_end, has_b = j < b_end;
-    const Key ka = a[detail::min_of(i, a_last)], kb = b[detail::min_of(j, b_last)];  // in the tile even when spent
-    const bool a_first = has_a && (!has_b || comp(ka, kb));
-    const bool b_first = !a_first && has_b && (!has_a || comp(kb, ka));
-    const bool pair = !a_first && !b_first && has_a;  // equivalent keys: a's copy is kept
-    const bool keep = (detail::keeps_a_only(Op) && a_first) || (detail::keeps_b_only(Op) && b_first) ||
-                      (detail::keeps_pair(Op) && pair);
-    if constexpr (keys_only)
-      kept[step] = b_first ? kb : ka;
-    else
-      kept[step] = b_first ? ~j : i;
-    kept_steps |= static_cast<unsigned>(keep) << step;
-    i += a_first || pair;
-    j += b_first || pair;
-  }
-  const int count = __popc(kept_steps);
+  const int diag = detail::min_of(static_cast<int>(threadIdx.x) * items, a_count + b_count);
+  const int i = merge_path<bounds::lower>(a, a_count, b, b_count, diag, comp);
+  Key out[items];
+  int source[items];
+  unsigned kept = set_operation_merge_n<Op, items>(a, a_count, b, b_count, i, diag - i, out, source, comp);
+  const int steps = a_count + b_count - diag;  // this thread's share of the tile
+  if (steps < items) kept &= (1u << steps) - 1u;
+  const int count = __popc(kept);
 
   index_t offset = 0;  // where this thread's first kept element goes in the whole output
   if (tile == 0) {
@@ -137,31 +111,30 @@ __global__ void __launch_bounds__(Policy::tuning.block_threads, Policy::tuning.m
     tile_out[1] = offset + count;
     if (tile == num_tiles - 1) *total = offset + count;
   }
-  __syncthreads();
+  __syncthreads();  // every walk is done: the tile's keys may be overwritten (keys-only)
   const index_t out_begin = tile_out[0];
-  // Longer than the room only on unsorted input (overlapping walks); never past the capacity.
-  const int tile_count = static_cast<int>(detail::min_of<index_t>(
-      detail::min_of<index_t>(tile_out[1] - out_begin, room), detail::max_of<index_t>(capacity - out_begin, 0)));
-  // Keys-only, the output's position in shared memory agrees with its place in out modulo 16 bytes.
-  int shift = 0;
-  if constexpr (keys_only) shift = block::address_residue<Key>(out_keys + out_begin);
-  kept_t* staged = reinterpret_cast<kept_t*>(kept_bytes) + shift;
-  int at = static_cast<int>(offset - out_begin);
-  MERGEPATH_UNROLL
-  for (int step = 0; step < steps; ++step)
-    if (kept_steps >> step & 1u) {
-      if (at < room) staged[at] = kept[step];
-      ++at;
-    }
-  __syncthreads();
+  // Never past the capacity (unsorted input may make tiles overlap).
+  const int tile_count = static_cast<int>(
+      detail::min_of<index_t>(tile_out[1] - out_begin, detail::max_of<index_t>(capacity - out_begin, 0)));
+  int at = static_cast<int>(offset - out_begin);  // below room: each thread keeps at most items
   if constexpr (keys_only) {
-    block::store_shared_to_global<threads, steps>(staged, tile_count, out_keys + out_begin);
+    // Placed to agree with out modulo 16 bytes, so that the output leaves in 16-byte pieces.
+    Key* staged = keys + block::address_residue<Key>(out_keys + out_begin);
+    MERGEPATH_UNROLL
+    for (int k = 0; k < items; ++k)
+      if (kept >> k & 1u) staged[at++] = out[k];
+    __syncthreads();
+    block::store_shared_to_global<threads, items>(staged, tile_count, out_keys + out_begin);
   } else {
+    MERGEPATH_UNROLL
+    for (int k = 0; k < items; ++k)
+      if (kept >> k & 1u) staged_sources[at++] = source[k];
+    __syncthreads();
     for (int k = threadIdx.x; k < tile_count; k += threads) {
       const index_t out_at = out_begin + k;
-      const int source = staged[k];
-      out_keys[out_at] = source >= 0 ? a[source] : b[~source];
-      out_vals[out_at] = source >= 0 ? a_vals[s0.a + source] : b_vals[s0.b + ~source];
+      const int from = staged_sources[k];
+      out_keys[out_at] = from >= 0 ? a[from] : b[~from];
+      out_vals[out_at] = from >= 0 ? a_vals[s0.a + from] : b_vals[s0.b + ~from];
     }
   }
 }

@@ -144,6 +144,60 @@ MERGEPATH_HD Index serial_set_operation(AIt a, Index i, Index a_end, BIt b, Inde
   return emitted;
 }
 
+// The same walk seen as the stable merge of a and b (ties take a): in merge order a run of
+// equivalent keys is a's m copies, then b's n copies, and the walk pairs a's r-th copy with b's
+// r-th. So a step of the merge knows its fate from its run's start alone: a's copy of rank r is
+// paired while b holds an r-th copy (b[i - run_offset], read ahead), b's copy of rank r while
+// r < m (i - j > run_offset), where run_offset = (a's run start) - (b's run start). Kept elements
+// come out in the walk's order. This makes a GPU thread's share a plain merge (merge_path
+// splits, no run searches but one at its start), cheaper a step than the walk's two comparisons.
+//
+// Merges Count steps of a[0, a_count) and b[0, b_count) from (i, j) into registers: out[k] the
+// step's key, source[k] its origin (a's i >= 0, b's ~j); returns the kept steps as bits. a and b
+// must begin at a set_path point of the whole inputs (a GPU tile's split), where both sides have
+// consumed the same number of a cut run's pairs, so that ranks counted from there pair as the
+// whole walk pairs them. Reads a[0, a_count + Count] and b[0, b_count] (padding past the runs
+// included), whatever the data.
+template <set_op Op, int Count, class T, class Comp>
+MERGEPATH_HD unsigned set_operation_merge_n(const T* a, int a_count, const T* b, int b_count, int i, int j,
+                                            T (&out)[Count], int (&source)[Count], Comp comp) {
+  static_assert(Count <= 32, "set_operation_merge_n: the kept steps fit a 32-bit mask");
+  T a_key = a[i], b_key = b[j];
+  const int b_last = detail::max_of(b_count - 1, 0);
+  // The run the first step lies in may have begun before (i, j).
+  const bool first_a = j >= b_count || (i < a_count && !comp(b_key, a_key));
+  const T& first = first_a ? a_key : b_key;
+  int run_offset = detail::run_start_before(a, i, first, comp) - detail::run_start_before(b, j, first, comp);
+  unsigned kept = 0;
+  MERGEPATH_UNROLL
+  for (int k = 0; k < Count; ++k) {
+    // a moves past a_count only once b is exhausted; b never moves past b_count.
+    const bool take_a = j >= b_count || (i < a_count && !comp(b_key, a_key));
+    const T key = take_a ? a_key : b_key;
+    if (k > 0 && comp(out[k - 1], key)) run_offset = i - j;  // a new run starts here
+    bool keep;
+    if constexpr (Op == set_op::union_) {
+      keep = take_a || i - j <= run_offset;
+    } else {
+      const int partner = i - run_offset;  // b's copy of a_key's rank, if any
+      const bool paired = partner >= 0 && partner < b_count &&
+                          !comp(a_key, b[detail::min_of(detail::max_of(partner, 0), b_last)]);
+      const bool a_keeps = paired ? detail::keeps_pair(Op) : detail::keeps_a_only(Op);
+      keep = take_a ? a_keeps : detail::keeps_b_only(Op) && i - j <= run_offset;
+    }
+    out[k] = key;
+    source[k] = take_a ? i : ~j;
+    kept |= static_cast<unsigned>(keep) << k;
+    // One load a step, at the taken run's next slot (as serial_merge_n).
+    const T next = (take_a ? a + i : b + j)[1];
+    i += take_a;
+    j += !take_a;
+    a_key = take_a ? next : a_key;
+    b_key = take_a ? b_key : next;
+  }
+  return kept;
+}
+
 }  // namespace mergepath
 
 namespace mergepath {

@@ -1,5 +1,5 @@
-// Tile geometry of the GPU set operations: a tile is tile_items() steps of the walk, its keys in
-// shared memory, walked items_per_thread steps by each thread.
+// Tile geometry of the GPU set operations: a tile is at most tile_items() keys of the two inputs,
+// its keys in shared memory, each thread merging items_per_thread of them.
 #pragma once
 
 #include <cstddef>
@@ -11,30 +11,36 @@ namespace mergepath {
 
 struct set_operation_tuning {
   int block_threads;     // threads per block
-  int items_per_thread;  // steps of the walk each thread takes
+  int items_per_thread;  // keys each thread merges (at most 32: a thread's kept steps are bits)
   int min_blocks = 1;    // blocks an SM must hold at once (__launch_bounds__: caps the registers)
 
   MERGEPATH_HD constexpr int tile_items() const { return block_threads * items_per_thread; }
+  // Keys between the tiles' splits. A split falls a key short of its diagonal where a pair of
+  // equivalent keys straddles it, so tiles are spaced one key less than they hold.
+  MERGEPATH_HD constexpr int tile_span() const { return tile_items() - 1; }
 };
 
 inline std::ostream& operator<<(std::ostream& os, const set_operation_tuning& t) {
-  return os << "{block_threads " << t.block_threads << ", items_per_thread " << t.items_per_thread << "}";
+  return os << "{block_threads " << t.block_threads << ", items_per_thread " << t.items_per_thread << ", min_blocks "
+            << t.min_blocks << "}";
 }
 
-// A tile holds its keys and one int per output (where it comes from): wider keys take shorter
-// tiles, to keep a block's shared memory near 24 KB. The kernel is bound by its instructions (ncu,
-// H200), so long walks pay: they spread each thread's split search and the block scan over more
-// steps (H200, set_union of 2^25 + 2^25 int32: 128 x 23 took 0.399 ms, 128 x 15 0.439, 256 x 8 0.556).
-// Eight blocks an SM for 4-byte keys, as their shared memory allows: set_union had taken 96
-// registers a thread, five blocks (ncu, H200).
-constexpr set_operation_tuning set_operation_tuning_for(std::size_t key_bytes) {
-  return {128, key_bytes <= 4 ? 23 : (key_bytes <= 8 ? 15 : 7), key_bytes <= 4 ? 8 : 1};
+// The kernel is bound by latencies (ncu, H100: a block waits on its splits, its loads and the
+// look-back in turn, 8 warps a scheduler), so long shares and large tiles pay: set_union of
+// 2^25 + 2^25 int32 on an H100, 256 x 31 (4 blocks) 0.307 ms, 128 x 31 (8) 0.325, 128 x 23 (8)
+// 0.337. The register bound (64 a thread) pays for every op. By key, shared memory also holds
+// where each output comes from, so 4-byte keys take the shorter 128 x 23 tile (static shared
+// memory is capped at 48 KB). Wider keys: shorter tiles, unmeasured since the merge walk.
+constexpr set_operation_tuning set_operation_tuning_for(std::size_t key_bytes, bool by_key = false) {
+  if (key_bytes <= 4) return by_key ? set_operation_tuning{128, 23, 8} : set_operation_tuning{256, 31, 4};
+  if (key_bytes <= 8) return {128, 15, 1};
+  return {128, 7, 1};
 }
 
 // The policy (a type with `static constexpr set_operation_tuning tuning`) the entry points use.
-template <class Key>
+template <class Key, bool ByKey = false>
 struct default_set_operation_policy {
-  static constexpr set_operation_tuning tuning = set_operation_tuning_for(sizeof(Key));
+  static constexpr set_operation_tuning tuning = set_operation_tuning_for(sizeof(Key), ByKey);
 };
 
 }  // namespace mergepath
