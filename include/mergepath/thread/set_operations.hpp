@@ -166,7 +166,7 @@ MERGEPATH_HD unsigned set_operation_merge_n(const T* a, int a_count, const T* b,
   const int b_last = detail::max_of(b_count - 1, 0);
   // The run the first step lies in may have begun before (i, j).
   const bool first_a = j >= b_count || (i < a_count && !comp(b_key, a_key));
-  const T& first = first_a ? a_key : b_key;
+  const T first = first_a ? a_key : b_key;  // a copy: a reference would put both keys in local memory
   int run_offset = detail::run_start_before(a, i, first, comp) - detail::run_start_before(b, j, first, comp);
   unsigned kept = 0;
   MERGEPATH_UNROLL
