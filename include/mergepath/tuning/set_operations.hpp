@@ -26,11 +26,12 @@ inline std::ostream& operator<<(std::ostream& os, const set_operation_tuning& t)
 }
 
 // The kernel is bound by latencies (ncu, H100: a block waits on its splits, its loads and the
-// look-back in turn, 8 warps a scheduler), so long shares and large tiles pay: set_union of
-// 2^25 + 2^25 int32 on an H100, 256 x 31 (4 blocks) 0.307 ms, 128 x 31 (8) 0.325, 128 x 23 (8)
-// 0.337. The register bound (64 a thread) pays for every op. By key, shared memory also holds
-// where each output comes from, so 4-byte keys take the shorter 128 x 23 tile (static shared
-// memory is capped at 48 KB). Wider keys: shorter tiles, unmeasured since the merge walk.
+// look-back in turn), so long shares and large tiles pay. set_union of 2^25 + 2^25 int32 on an
+// H200 (bench --tunings): 256 x 31 (4 blocks) 0.225 ms, 128 x 31 (8) 0.232, 128 x 23 (8) 0.240,
+// 256 x 23 (4) 0.245, 384 x 23 (2) 0.285; the register bound (64 a thread) pays: 256 x 31 with
+// none 0.250. By key, shared memory also holds where each output comes from, so 4-byte keys take
+// the shorter 128 x 23 tile (static shared memory stops at 48 KB). Wider keys: shorter tiles,
+// not measured since the merge walk.
 constexpr set_operation_tuning set_operation_tuning_for(std::size_t key_bytes, bool by_key = false) {
   if (key_bytes <= 4) return by_key ? set_operation_tuning{128, 23, 8} : set_operation_tuning{256, 31, 4};
   if (key_bytes <= 8) return {128, 15, 1};
