@@ -124,12 +124,12 @@ void join_rows(bench_context& b, index_t n) {
   });
 }
 
-template <int Threads, int Items, int MinBlocks = 1>
+template <int Threads, int Items, int MinBlocks = 1, int PrefetchTilesPerSm = 1>
 struct set_policy {
-  static constexpr mergepath::set_operation_tuning tuning{Threads, Items, MinBlocks};
+  static constexpr mergepath::set_operation_tuning tuning{Threads, Items, MinBlocks, PrefetchTilesPerSm};
 };
 
-// --tunings: set_union under other tile shapes (rows named by their shape).
+// --tunings: set_union under other tile shapes and L2 prefetch distances (rows named by them).
 template <class Row>
 void set_union_tuning_rows(bench_context& b, index_t n, const key_type* a, const key_type* bk, key_type* out, Row row) {
   auto one = [&](auto policy) {
@@ -139,15 +139,16 @@ void set_union_tuning_rows(bench_context& b, index_t n, const key_type* a, const
                                                                       nullptr, mergepath::less<>{});
     });
     std::ostringstream name;
-    name << "  set_union " << P::tuning.block_threads << "x" << P::tuning.items_per_thread << ", min blocks "
-         << P::tuning.min_blocks;
+    name << "  set_union " << P::tuning.block_threads << "x" << P::tuning.items_per_thread << " ("
+         << P::tuning.min_blocks << " blocks), prefetch " << P::tuning.prefetch_tiles_per_sm;
     b.add_row(row(name.str(), t));
   };
   one(set_policy<128, 23, 8>{});
   one(set_policy<128, 31, 8>{});
   one(set_policy<256, 23, 4>{});
-  one(set_policy<256, 31, 4>{});
-  one(set_policy<256, 31, 1>{});
+  one(set_policy<256, 31, 4, 0>{});
+  one(set_policy<256, 31, 4, 1>{});
+  one(set_policy<256, 31, 4, 2>{});
   one(set_policy<384, 23, 2>{});
 }
 

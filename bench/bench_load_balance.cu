@@ -83,8 +83,8 @@ copy_floor time_copy(bench_context& b, const std::string& label, std::size_t byt
 }
 
 template <int Threads, int Items>
-struct lb_policy {
-  static constexpr mergepath::load_balance_tuning tuning{Threads, Items};
+struct lb_policy {  // with the defaults' L2 prefetch
+  static constexpr mergepath::load_balance_tuning tuning{Threads, Items, 0.5f};
 };
 
 // --tunings: transform_lbs with f (load_balancing_search's or interval_expand's, named `label`)

@@ -17,14 +17,15 @@
 namespace bench {
 namespace {
 
-// Random sorted A and B in set 0 (sorted on the device), origin-id values, copies in the other
-// sets, and the reference merge (CUB), itself checked: sorted, and the same multiset as A + B.
+// Random sorted A and B in set 0 (sorted on the device; below distinct where it is positive),
+// origin-id values, copies in the other sets, and the reference merge (CUB), itself checked:
+// sorted, and the same multiset as A + B.
 template <class K>
-void prepare(merge_case<K>& c, std::uint64_t seed) {
+void prepare(merge_case<K>& c, std::uint64_t seed, std::uint64_t distinct) {
   cudaStream_t stream = c.b.stream();
   index_t n = c.n;
   K* scratch = c.out_keys(0);  // 2n keys of room until the first row runs
-  generate_random_keys<K>(scratch, 2 * n, seed, stream);
+  generate_random_keys<K>(scratch, 2 * n, seed, stream, distinct);
   sort_keys<K>(scratch, c.keys_in(0), n, stream);
   sort_keys<K>(scratch + n, c.keys_in(0) + n, n, stream);
   fill_origin_ids(c.values_in(0), 2 * n, stream);
@@ -123,11 +124,14 @@ void run_cpu_rows(bench_context& b, const std::vector<K>& in, index_t n) {
   }
 }
 
+// The suite at n = 2^log2 keys per input, uniform over K; with distinct > 0 keys below distinct
+// instead, keys only and against CUB, copy and Thrust alone.
 template <class K>
-void run_size(bench_context& b, int log2) {
+void run_size(bench_context& b, int log2, std::uint64_t distinct = 0) {
   index_t n = index_t{1} << log2;
   const char* type = key_type_name<K>();
-  std::string where = std::string(type) + ", n = " + log2_label(n);
+  const std::string input = distinct > 0 ? "keys in [0, " + std::to_string(distinct) + ")" : "";
+  std::string where = std::string(type) + ", n = " + log2_label(n) + (distinct > 0 ? ", " + input : "");
   std::size_t keys_bytes = static_cast<std::size_t>(2 * n) * sizeof(K);
   std::size_t set_bytes = keys_bytes + static_cast<std::size_t>(2 * n) * sizeof(std::int32_t);
 
@@ -142,7 +146,8 @@ void run_size(bench_context& b, int log2) {
   if (sets == 0) return;
 
   merge_case<K> c(b, n, sets);
-  prepare(c, 0x6d65726765ull ^ (static_cast<std::uint64_t>(log2) << 8) ^ sizeof(K));
+  c.input = input;
+  prepare(c, 0x6d65726765ull ^ (static_cast<std::uint64_t>(log2) << 8) ^ sizeof(K), distinct);
 
   cudaStream_t stream = b.stream();
   mergepath::cuda_context& ctx = b.ctx;
@@ -177,6 +182,7 @@ void run_size(bench_context& b, int log2) {
     thrust::merge(thrust::cuda::par_nosync(b.allocator).on(stream), c.a_keys(s), c.a_keys(s) + n, c.b_keys(s),
                   c.b_keys(s) + n, c.out_keys(s));
   });
+  if (distinct > 0) return;
   c.keys_row("mergepath::textbook::merge_basic", kind::ours,
              [&](int s) { mergepath::textbook::merge_basic(ctx, c.a_keys(s), n, c.b_keys(s), n, c.out_keys(s)); });
   c.keys_row("mergepath::textbook::merge_tiled", kind::ours,
@@ -221,6 +227,9 @@ void run_merge_bench(bench_context& b) {
     std::string size = ", n = 2^" + std::to_string(log2) + ")";
     if (b.wants_key_type("int32")) b.guarded("merge (int32" + size, [&] { run_size<std::int32_t>(b, log2); });
     if (b.wants_key_type("int64")) b.guarded("merge (int64" + size, [&] { run_size<std::int64_t>(b, log2); });
+    // Few distinct keys (long runs of equal keys in both inputs), at 2^26 only.
+    if (log2 == 26 && b.wants_key_type("int32"))
+      b.guarded("merge (int32, n = 2^26, keys in [0, 16))", [&] { run_size<std::int32_t>(b, log2, 16); });
   }
 }
 
@@ -228,14 +237,15 @@ void run_merge_bench(bench_context& b) {
 std::string merge_summary(const bench_context& b, index_t* size_out) {
   auto find = [&](const std::string& algorithm, index_t n) -> const result_row* {
     for (const result_row& r : b.rows)
-      if (r.algorithm == algorithm && r.key_type == "int32" && r.n == n && r.backend == "gpu") return &r;
+      if (r.algorithm == algorithm && r.key_type == "int32" && r.n == n && r.backend == "gpu" && r.input.empty())
+        return &r;
     return nullptr;
   };
   index_t n = index_t{1} << 26;
   if (!find("mergepath::merge", n)) {
     n = 0;
     for (const result_row& r : b.rows)
-      if (r.algorithm == "mergepath::merge" && r.key_type == "int32") n = std::max(n, r.n);
+      if (r.algorithm == "mergepath::merge" && r.key_type == "int32" && r.input.empty()) n = std::max(n, r.n);
   }
   *size_out = n;
   if (n == 0) return "";

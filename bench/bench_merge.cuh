@@ -40,6 +40,7 @@ class merge_case {
   bench_context& b;
   const index_t n;
   const int sets;
+  std::string input;  // the keys' distribution where not uniform over K (result_row::input)
   double copy_keys_ms = not_measured;
   double copy_pairs_ms = not_measured;
   double cub_keys_ms = not_measured;
@@ -61,7 +62,9 @@ class merge_case {
   value_type* out_values(int s) const { return reinterpret_cast<value_type*>(out_base(s) + keys_bytes()); }
   K* ref() const { return ref_.data(); }
 
-  std::string where() const { return std::string(key_type_name<K>()) + ", n = " + log2_label(n); }
+  std::string where() const {
+    return std::string(key_type_name<K>()) + ", n = " + log2_label(n) + (input.empty() ? "" : ", " + input);
+  }
 
   // Runs run(0) once into poisoned outputs and checks it, times run(set) over the rotating sets
   // and prints the row. Returns the median ms (NaN when the row failed).
@@ -90,6 +93,7 @@ class merge_case {
     r.key_type = key_type_name<K>();
     r.value_type = pairs ? "int32" : "";
     r.n = n;
+    r.input = input;
     r.tuning = tuning;
     r.input_sets = sets;
     double ms = not_measured;

@@ -24,11 +24,13 @@ __device__ std::uint64_t key_bits(K k) {
 }
 
 template <class K>
-__global__ void random_keys_kernel(K* keys, index_t count, std::uint64_t seed) {
+__global__ void random_keys_kernel(K* keys, index_t count, std::uint64_t seed, std::uint64_t distinct) {
   using U = std::make_unsigned_t<K>;
   for (index_t i = blockIdx.x * static_cast<index_t>(blockDim.x) + threadIdx.x; i < count;
-       i += static_cast<index_t>(gridDim.x) * blockDim.x)
-    keys[i] = static_cast<K>(static_cast<U>(splitmix64(seed ^ splitmix64(static_cast<std::uint64_t>(i)))));
+       i += static_cast<index_t>(gridDim.x) * blockDim.x) {
+    const std::uint64_t bits = splitmix64(seed ^ splitmix64(static_cast<std::uint64_t>(i)));
+    keys[i] = static_cast<K>(static_cast<U>(distinct > 0 ? bits % distinct : bits));
+  }
 }
 
 template <class K>
@@ -118,10 +120,10 @@ device_buffer<device_counters> new_counters(cudaStream_t stream) {
 }  // namespace
 
 template <class K>
-void generate_random_keys(K* keys, index_t count, std::uint64_t seed, cudaStream_t stream) {
+void generate_random_keys(K* keys, index_t count, std::uint64_t seed, cudaStream_t stream, std::uint64_t distinct) {
   if (count == 0) return;
   mergepath::detail::launch("random_keys_kernel", random_keys_kernel<K>, grid_for(count), check_threads, 0, stream,
-                            keys, count, seed);
+                            keys, count, seed, distinct);
 }
 
 template <class K>
@@ -189,7 +191,7 @@ check_result check_permuted_pairs(const K* out_keys, const std::int32_t* out_val
 }
 
 #define BENCH_INSTANTIATE(K)                                                                                      \
-  template void generate_random_keys<K>(K*, index_t, std::uint64_t, cudaStream_t);                                \
+  template void generate_random_keys<K>(K*, index_t, std::uint64_t, cudaStream_t, std::uint64_t);                 \
   template void generate_near_sorted_keys<K>(K*, index_t, int, std::uint64_t, cudaStream_t);                      \
   template void sort_keys<K>(const K*, K*, index_t, cudaStream_t);                                                \
   template unsigned long long multiset_hash<K>(const K*, index_t, cudaStream_t);                                  \

@@ -407,9 +407,10 @@ timing measure_host(int warmup, int reps, Run&& run) {
 // ---------------------------------------------------------------------------------------------
 // Inputs and verification (bench_util.cu; instantiated for std::int32_t and std::int64_t keys).
 
-// keys[0, count) = uniform random keys over the whole range of K, from `seed` (no sorting).
+// keys[0, count) = uniform random keys over the whole range of K, or over [0, distinct) where
+// distinct > 0, from `seed` (no sorting).
 template <class K>
-void generate_random_keys(K* keys, index_t count, std::uint64_t seed, cudaStream_t stream);
+void generate_random_keys(K* keys, index_t count, std::uint64_t seed, cudaStream_t stream, std::uint64_t distinct = 0);
 
 // out[0, count) = in[0, count) sorted ascending (cub::DeviceRadixSort; waits for the stream).
 template <class K>

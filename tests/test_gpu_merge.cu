@@ -77,11 +77,16 @@ struct unsampled_policy {
 struct sparse_samples_policy {
   static constexpr mergepath::merge_tuning tuning{64, 5, 1, false, 1024, 1, 0, 64};
 };
+// Every tile asks L2 for the next one's keys and values (a distance of one tile on any GPU).
+struct prefetching_policy {
+  static constexpr mergepath::merge_tuning tuning{128, 5, 1, false, 1024, 1, 0, 1024, 0.001f};
+};
 
 template <class Policy>
 class GpuMergeTuned : public gpu_test {};
-using policies = ::testing::Types<one_stage_policy, two_stage_policy, streamed_policy, streamed_wide_policy,
-                                  chunked_policy, chunked_wide_policy, unsampled_policy, sparse_samples_policy>;
+using policies =
+    ::testing::Types<one_stage_policy, two_stage_policy, streamed_policy, streamed_wide_policy, chunked_policy,
+                     chunked_wide_policy, unsampled_policy, sparse_samples_policy, prefetching_policy>;
 TYPED_TEST_SUITE(GpuMergeTuned, policies);
 
 TYPED_TEST(GpuMergeTuned, Keys) {

@@ -33,6 +33,27 @@ __device__ __forceinline__ void wait_for_copies() {
   __pipeline_wait_prior(PendingGroups);
 }
 
+// Asks L2 to fetch first[0, count) (sm_90's bulk prefetch: one instruction, nothing waits for it;
+// a no-op for iterators that are not pointers and before sm_90). Tile kernels call it for a tile
+// some blocks ahead of their own, so that its loads find L2 rather than DRAM: the blocks' DRAM
+// reads stop waiting each on its own latency (bench/NOTES.md, "Tiles fetched into L2 ahead").
+// The range is widened to whole 16-byte pieces, which lie in the same pages as its elements.
+template <class It>
+__device__ __forceinline__ void prefetch_to_l2(It first, index_t count) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  if constexpr (std::is_pointer_v<It>) {
+    if (count <= 0) return;
+    const std::uintptr_t begin = reinterpret_cast<std::uintptr_t>(first) / 16 * 16;
+    const std::uintptr_t end = (reinterpret_cast<std::uintptr_t>(first + count) + 15) / 16 * 16;
+    asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;" ::"l"(begin), "r"(static_cast<unsigned>(end - begin))
+                 : "memory");
+  }
+#else
+  (void)first;
+  (void)count;
+#endif
+}
+
 // Where a tile's two runs sit in its shared-memory buffer (positions in elements).
 struct tile_layout {
   int a_pos, a_count, b_pos, b_count;

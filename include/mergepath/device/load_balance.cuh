@@ -86,7 +86,8 @@ void launch_transform_lbs(cuda_context& ctx, Func f, index_t count, StartsIt sta
   if constexpr (kernel::stores_item_values<Func>::value)  // a value per item: whole chunks at a time
     detail::launch_dependent("store_lbs_values_kernel", kernel::store_lbs_values_kernel<Policy, Func, StartsIt>,
                              static_cast<unsigned>(num_tiles), Policy::tuning.block_threads, 0, ctx.stream(), f, count,
-                             starts, num_segments, splits);
+                             starts, num_segments, splits,
+                             prefetch_distance(ctx, Policy::tuning.prefetch_tiles_per_sm));
   else
     detail::launch_dependent("transform_lbs_kernel", kernel::transform_lbs_kernel<Policy, Func, StartsIt>,
                              static_cast<unsigned>(num_tiles), Policy::tuning.block_threads, 0, ctx.stream(), f, count,

@@ -48,6 +48,14 @@ int resident_blocks_per_sm(const cuda_context& ctx, int block_threads, std::size
   return per_sm;
 }
 
+// Tiles ahead of its own whose runs a tile kernel asks L2 for: tiles_per_sm for each SM, at
+// least one where it is positive (0: none).
+inline index_t prefetch_distance(const cuda_context& ctx, float tiles_per_sm) {
+  if (!(tiles_per_sm > 0)) return 0;
+  return detail::max_of<index_t>(
+      1, static_cast<index_t>(tiles_per_sm * static_cast<float>(ctx.props().multiProcessorCount)));
+}
+
 // The finest sampling of a and b whose samples (partition_samples) fit SampleBytes: every
 // 2^shift-th element, or -1 where even one sample of each does not fit (keys too large).
 template <int SampleBytes, class AKey, class BKey>
@@ -63,15 +71,16 @@ int partition_sample_shift(index_t a_count, index_t b_count) {
   }
 }
 
-// The partition pass: partitions[p] = the split of output p * tile_items, p < num_partitions.
-// Every 2^k-th element of a and b, as finely as they fit SampleBytes, is gathered first and
-// narrows each search in shared memory. Returns the samples' buffer: keep it until the kernel
-// that reads the splits is launched, so that no stream-ordered free sits between the two (it
-// would keep that kernel from overlapping this one's tail).
-template <bounds Bounds, int Probes, int SampleBytes, class AIt, class BIt, class Comp>
+// The partition pass: store(p, ..., diag, split) for the split of output diag = p * tile_items,
+// p < num_partitions (kernel::store_merge_split: partitions[p] = split). Every 2^k-th element of
+// a and b, as finely as they fit SampleBytes, is gathered first and narrows each search in
+// shared memory. Returns the samples' buffer: keep it until the kernel that reads the splits is
+// launched, so that no stream-ordered free sits between the two (it would keep that kernel from
+// overlapping this one's tail).
+template <bounds Bounds, int Probes, int SampleBytes, class AIt, class BIt, class Comp, class Store>
 [[nodiscard]] temp_buffer<uint4> launch_merge_partition(cuda_context& ctx, AIt a, index_t a_count, BIt b,
                                                         index_t b_count, index_t tile_items, index_t num_partitions,
-                                                        index_t* partitions, Comp comp) {
+                                                        Store store, Comp comp) {
   static_assert(SampleBytes >= 0 && SampleBytes <= 48 * 1024, "partition samples fit the default shared memory");
   using samples = kernel::partition_samples<kernel::value_of<AIt>, kernel::value_of<BIt>>;
   const int shift = partition_sample_shift<SampleBytes, kernel::value_of<AIt>, kernel::value_of<BIt>>(a_count, b_count);
@@ -89,11 +98,19 @@ template <bounds Bounds, int Probes, int SampleBytes, class AIt, class BIt, clas
                              reinterpret_cast<unsigned char*>(gathered.data()));
   }
   constexpr int threads = 256;
-  detail::launch_dependent("merge_partition_kernel", kernel::merge_partition_kernel<Bounds, Probes, AIt, BIt, Comp>,
-                           static_cast<unsigned>(detail::ceil_div<index_t>(num_partitions, threads)), threads,
-                           shared_bytes, ctx.stream(), a, a_count, b, b_count, tile_items, num_partitions, shift,
-                           static_cast<const uint4*>(gathered.data()), partitions, comp);
+  detail::launch_dependent(
+      "merge_partition_kernel", kernel::merge_partition_kernel<Bounds, Probes, AIt, BIt, Comp, Store>,
+      static_cast<unsigned>(detail::ceil_div<index_t>(num_partitions, threads)), threads, shared_bytes, ctx.stream(), a,
+      a_count, b, b_count, tile_items, num_partitions, shift, static_cast<const uint4*>(gathered.data()), store, comp);
   return gathered;
+}
+
+template <bounds Bounds, int Probes, int SampleBytes, class AIt, class BIt, class Comp>
+[[nodiscard]] temp_buffer<uint4> launch_merge_partition(cuda_context& ctx, AIt a, index_t a_count, BIt b,
+                                                        index_t b_count, index_t tile_items, index_t num_partitions,
+                                                        index_t* partitions, Comp comp) {
+  return launch_merge_partition<Bounds, Probes, SampleBytes>(ctx, a, a_count, b, b_count, tile_items, num_partitions,
+                                                             kernel::store_merge_split{partitions}, comp);
 }
 
 template <class Policy, class AKeys, class AVals, class BKeys, class BVals, class OutKeys, class OutVals, class Comp>
@@ -132,7 +149,7 @@ void launch_merge(cuda_context& ctx, AKeys a_keys, AVals a_vals, index_t a_count
     blocks = detail::min_of<index_t>(num_tiles, static_cast<index_t>(per_sm) * ctx.props().multiProcessorCount);
   detail::launch_dependent("merge_tile_kernel", tile_kernel, static_cast<unsigned>(blocks), tuning.block_threads,
                            shared_bytes, ctx.stream(), a_keys, a_vals, b_keys, b_vals, total, partitions.data(),
-                           num_tiles, out_keys, out_vals, comp);
+                           num_tiles, out_keys, out_vals, prefetch_distance(ctx, tuning.prefetch_tiles_per_sm), comp);
 }
 
 // The streamed schedule: as many blocks as fit at once, each merging one contiguous chunk of

@@ -1,5 +1,5 @@
 // The set operations on a cuda_context (set_operations.hpp documents them): the merge's partition
-// pass, the walk's points from its splits, then the one-pass tile kernel; the host waits for the
+// pass storing the walk's points, then the one-pass tile kernel; the host waits for the
 // output count.
 #pragma once
 
@@ -46,21 +46,17 @@ index_t set_operation(cuda_context& ctx, AKeys a_keys, AVals a_vals, index_t a_c
   auto state_storage = ctx.allocate<unsigned char>(static_cast<index_t>(state_bytes));
   kernel::set_tile_state tile_state;
   MERGEPATH_CUDA_CHECK(tile_state.Init(static_cast<int>(num_tiles), state_storage.data(), state_bytes));
-  // The merge's partition pass (samples, then a search narrowed by them), then the walk's points.
-  auto merge_splits = ctx.allocate<index_t>(num_tiles + 1);
+  // The merge's partition pass (samples, then a search narrowed by them), each split moved to the
+  // walk's point in the same kernel.
   auto samples = launch_merge_partition<bounds::lower, 1, default_partition_sample_bytes>(
-      ctx, a_keys, a_count, b_keys, b_count, tile_span, num_tiles + 1, merge_splits.data(), comp);
-  constexpr int threads = 256;
-  detail::launch_dependent("set_partition_kernel", kernel::set_partition_kernel<AKeys, BKeys, Comp>,
-                           static_cast<unsigned>(detail::ceil_div<index_t>(num_tiles + 1, threads)), threads, 0,
-                           ctx.stream(), a_keys, a_count, b_keys, b_count, index_t{tile_span}, num_tiles + 1,
-                           static_cast<const index_t*>(merge_splits.data()), splits.data(), tile_state, comp);
+      ctx, a_keys, a_count, b_keys, b_count, tile_span, num_tiles + 1,
+      kernel::store_set_split<AKeys, BKeys>{splits.data(), tile_state, num_tiles}, comp);
   detail::launch_dependent(
       "set_operation_tile_kernel",
       kernel::set_operation_tile_kernel<Policy, Op, AKeys, AVals, BKeys, BVals, OutKeys, OutVals, Comp>,
       static_cast<unsigned>(num_tiles), Policy::tuning.block_threads, 0, ctx.stream(), a_keys, a_vals, b_keys, b_vals,
       static_cast<const set_split<index_t>*>(splits.data()), num_tiles, tile_state, total_out.data(), capacity,
-      out_keys, out_vals, comp);
+      out_keys, out_vals, prefetch_distance(ctx, Policy::tuning.prefetch_tiles_per_sm), comp);
   const std::uint64_t sequence = publish_counts(ctx, total_out.data());
   return detail::min_of(wait_for_counts(ctx, sequence).first, capacity);
 }

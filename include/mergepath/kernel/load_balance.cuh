@@ -195,7 +195,8 @@ struct no_value_table {};
 // against 0.238); for a general f that kernel stays faster (merge_join's rows: 0.817 against 0.899).
 template <class Policy, class Emit, class StartsIt>
 __global__ void __launch_bounds__(Policy::tuning.block_threads)
-    store_lbs_values_kernel(Emit emit, index_t count, StartsIt starts, index_t num_segments, const index_t* splits) {
+    store_lbs_values_kernel(Emit emit, index_t count, StartsIt starts, index_t num_segments, const index_t* splits,
+                            index_t prefetch_distance) {
   constexpr int threads = Policy::tuning.block_threads;
   constexpr int tile_items = Policy::tuning.tile_items();
   using map_t = block::tile_segment_map<threads, tile_items>;
@@ -211,6 +212,17 @@ __global__ void __launch_bounds__(Policy::tuning.block_threads)
   detail::wait_for_prior_grid();  // the splits
   const load_balance_share share = tile_share(splits, blockIdx.x, tile_items, count + num_segments);
   detail::allow_dependent_launch();
+  // The starts (and segment values) of the tile prefetch_distance ahead, into L2.
+  if (prefetch_distance > 0 && blockIdx.x + prefetch_distance < gridDim.x && threadIdx.x % 32 == 0 &&
+      threadIdx.x < 64) {
+    const load_balance_share ahead =
+        tile_share(splits, blockIdx.x + prefetch_distance, tile_items, count + num_segments);
+    if (threadIdx.x == 0) block::prefetch_to_l2(starts + ahead.start_begin, ahead.start_end - ahead.start_begin);
+    if constexpr (staged) {
+      const index_t first = detail::max_of<index_t>(ahead.start_begin - 1, 0);  // the segment before the tile's
+      if (threadIdx.x == 32) block::prefetch_to_l2(emit.value_of.values + first, ahead.start_end - first);
+    }
+  }
   const int num_items = static_cast<int>(share.item_end - share.item_begin);
   if (num_items == 0) return;  // a tile of empty segments' starts only
   const int shift = static_cast<int>(share.item_begin % vector);

@@ -32,6 +32,16 @@ struct value_of_impl<no_values> {
 template <class It>
 using value_of = typename value_of_impl<It>::type;
 
+// The partition pass's store for merges: partitions[p] = a's share of output p * tile_items.
+struct store_merge_split {
+  index_t* partitions;
+  __device__ void prepare() const {}
+  template <class AIt, class BIt, class Comp>
+  __device__ void operator()(index_t p, AIt, index_t, BIt, index_t, index_t, index_t a_split, Comp) const {
+    partitions[p] = a_split;
+  }
+};
+
 // The partition pass's samples in shared memory: every 2^shift-th element of a, then of b.
 template <class AKey, class BKey>
 struct partition_samples {
@@ -72,18 +82,22 @@ __global__ void merge_samples_kernel(AIt a, index_t a_count, BIt b, index_t b_co
 // (merge_path_from_samples), so that each search reads global memory only in a window of
 // 2^(sample_shift + 1): 15 DRAM reads instead of 26 at that size. The three kernels of a merge
 // are launched to overlap each one's start with the tail of the one before (launch_dependent).
-template <bounds Bounds, int Probes, class AIt, class BIt, class Comp>
+// Store takes each split (store_merge_split: as it is; the set operations move it to their
+// walk's point while its keys are still in L2, kernel/set_operations.cuh).
+template <bounds Bounds, int Probes, class AIt, class BIt, class Comp, class Store>
 __global__ void merge_partition_kernel(AIt a, index_t a_count, BIt b, index_t b_count, index_t tile_items,
-                                       index_t num_partitions, int sample_shift, const uint4* samples,
-                                       index_t* partitions, Comp comp) {
+                                       index_t num_partitions, int sample_shift, const uint4* samples, Store store,
+                                       Comp comp) {
   using AKey = value_of<AIt>;
   using BKey = value_of<BIt>;
   detail::allow_dependent_launch();
   detail::wait_for_prior_grid();  // the samples, or whatever wrote a and b
+  store.prepare();
   const index_t p = blockIdx.x * static_cast<index_t>(blockDim.x) + threadIdx.x;
   const index_t diag = detail::min_of(p * tile_items, a_count + b_count);
   if (sample_shift < 0) {
-    if (p < num_partitions) partitions[p] = merge_path<Bounds, Probes>(a, a_count, b, b_count, diag, comp);
+    if (p < num_partitions)
+      store(p, a, a_count, b, b_count, diag, merge_path<Bounds, Probes>(a, a_count, b, b_count, diag, comp), comp);
     return;
   }
   extern __shared__ __align__(16) unsigned char shared_bytes[];
@@ -96,7 +110,8 @@ __global__ void merge_partition_kernel(AIt a, index_t a_count, BIt b, index_t b_
   const BKey* b_samples = reinterpret_cast<const BKey*>(shared_bytes + layout.b_offset());
   const merge_path_interval<index_t> window =
       merge_path_from_samples<Bounds>(a_samples, a_count, b_samples, b_count, diag, sample_shift, comp);
-  partitions[p] = merge_path_within<Bounds, Probes>(a, b, diag, window.begin, window.end, comp);
+  store(p, a, a_count, b, b_count, diag, merge_path_within<Bounds, Probes>(a, b, diag, window.begin, window.end, comp),
+        comp);
 }
 
 // Where one tile's inputs and output lie.
@@ -218,15 +233,31 @@ struct merge_tile_io {
   }
 };
 
+// Asks L2 for the runs (keys, and values where there are) of tile `ahead`, if there is one:
+// lane 0 of the block's first two (four) warps, one bulk prefetch each.
+template <class AKeys, class AVals, class BKeys, class BVals>
+__device__ void prefetch_merge_tile(AKeys a_keys, AVals a_vals, BKeys b_keys, BVals b_vals, const index_t* partitions,
+                                    index_t ahead, index_t num_tiles, int tile_items, index_t total) {
+  if (ahead >= num_tiles || threadIdx.x % 32 != 0 || threadIdx.x >= 4 * 32) return;
+  const merge_tile t = merge_tile_at(partitions, ahead, tile_items, total);
+  const int warp = static_cast<int>(threadIdx.x / 32);
+  if (warp == 0) block::prefetch_to_l2(a_keys + t.a_begin, t.a_count);
+  if (warp == 1) block::prefetch_to_l2(b_keys + t.b_begin, t.b_count);
+  if constexpr (!std::is_same_v<AVals, no_values>) {
+    if (warp == 2) block::prefetch_to_l2(a_vals + t.a_begin, t.a_count);
+    if (warp == 3) block::prefetch_to_l2(b_vals + t.b_begin, t.b_count);
+  }
+}
+
 // The partitioned schedule: merges tiles blockIdx.x, blockIdx.x + gridDim.x, ... whose splits
 // the partition pass wrote; with two stages the next tile's loads are in flight while this one
-// is merged. The register bound (tuning.min_resident_threads) matters: left alone, the compiler
-// spends up to 128 registers a thread on the unrolled loops, leaving room for a quarter of the
-// SM's threads.
+// is merged. Each tile first asks L2 for the one prefetch_distance tiles ahead (0: none). The
+// register bound (tuning.min_resident_threads) matters: left alone, the compiler spends up to 128
+// registers a thread on the unrolled loops, leaving room for a quarter of the SM's threads.
 template <class Policy, class AKeys, class AVals, class BKeys, class BVals, class OutKeys, class OutVals, class Comp>
 __global__ void __launch_bounds__(Policy::tuning.block_threads, Policy::tuning.min_blocks_per_sm())
     merge_tile_kernel(AKeys a_keys, AVals a_vals, BKeys b_keys, BVals b_vals, index_t total, const index_t* partitions,
-                      index_t num_tiles, OutKeys out_keys, OutVals out_vals, Comp comp) {
+                      index_t num_tiles, OutKeys out_keys, OutVals out_vals, index_t prefetch_distance, Comp comp) {
   constexpr merge_tuning tuning = Policy::tuning;
   constexpr int stages = tuning.stages;
   static_assert(stages == 1 || stages == 2, "merge_tuning::stages is 1 or 2");
@@ -248,6 +279,8 @@ __global__ void __launch_bounds__(Policy::tuning.block_threads, Policy::tuning.m
   if (tile < num_tiles) io.issue_loads(current, 0);
   block::commit_copies();
   for (int s = 0; tile < num_tiles; tile += gridDim.x) {
+    prefetch_merge_tile(a_keys, a_vals, b_keys, b_vals, partitions, tile + prefetch_distance, num_tiles,
+                        tuning.tile_items(), total);
     bool has_next = tile + gridDim.x < num_tiles;
     merge_tile after_next = tile_or_empty(tile + 2 * static_cast<index_t>(gridDim.x));
     if constexpr (stages == 2) {

@@ -1,6 +1,7 @@
-// The GPU set-operation kernels: a partition kernel (a set_path point per tile), and a one-pass
-// tile kernel: keys in shared memory, each thread's share merged (set_operation_merge_n), the
-// tile's output offset by decoupled look-back, and the compacted output.
+// The GPU set-operation kernels: the merge's partition pass storing a set_path point per tile
+// (store_set_split), and a one-pass tile kernel: keys in shared memory, each thread's share
+// merged (set_operation_merge_n), the tile's output offset by decoupled look-back, and the
+// compacted output.
 #pragma once
 
 #include <cstddef>
@@ -20,42 +21,40 @@ namespace kernel {
 // tile status and prefix callback, as its single-pass scans use them).
 using set_tile_state = cub::ScanTileState<index_t>;
 
-// splits[p] = the walk's point at p * tile_span keys, a split per tile, from the merge's
-// partition pass (merge_splits[p]: merge_path's split there, found through its samples): only
-// the run the merge split may cut is read (set_path_from_merge_path). Also readies the tiles'
-// look-back status (one thread per tile, as the status expects).
-template <class AIt, class BIt, class Comp>
-__global__ void set_partition_kernel(AIt a, index_t a_count, BIt b, index_t b_count, index_t tile_span,
-                                     index_t num_splits, const index_t* merge_splits, set_split<index_t>* splits,
-                                     set_tile_state tile_state, Comp comp) {
-  detail::allow_dependent_launch();
-  const index_t p = blockIdx.x * static_cast<index_t>(blockDim.x) + threadIdx.x;
-  detail::wait_for_prior_grid();  // the merge splits
-  tile_state.InitializeStatus(static_cast<int>(num_splits - 1));
-  if (p >= num_splits) return;
-  const index_t diag = detail::min_of(p * tile_span, a_count + b_count);
-  // Clamped into merge_path's range, so that any value of the split still reads inside a and b.
-  const index_t i = detail::min_of(detail::max_of(merge_splits[p], detail::max_of<index_t>(0, diag - b_count)),
-                                   detail::min_of(diag, a_count));
-  splits[p] = set_path_from_merge_path(a, a_count, b, b_count, diag, i, comp);
-}
+// The partition pass's store for the set operations (merge_partition_kernel): splits[p] = the
+// walk's point at p * tile_span keys, moved from merge_path's split there within the run it may
+// cut (set_path_from_merge_path), whose keys the search has just brought into L2. It also readies
+// the tiles' look-back status (one thread per tile, as the status expects).
+template <class AIt, class BIt>
+struct store_set_split {
+  set_split<index_t>* splits;
+  mutable set_tile_state tile_state;  // InitializeStatus is not const
+  index_t num_tiles;
+  __device__ void prepare() const { tile_state.InitializeStatus(static_cast<int>(num_tiles)); }
+  template <class Comp>
+  __device__ void operator()(index_t p, AIt a, index_t a_count, BIt b, index_t b_count, index_t diag, index_t a_split,
+                             Comp comp) const {
+    splits[p] = set_path_from_merge_path(a, a_count, b, b_count, diag, a_split, comp);
+  }
+};
 
-// One tile per block, in one pass: the tile's keys in shared memory (16-byte copies where the
-// runs allow), a merge_path split per thread, each thread's share merged into registers with a
-// bit of whether each step keeps its key (set_operation_merge_n: no run searches but one at the
-// share's start), a block scan of the threads' counts whose prefix comes from the tiles before
-// (look-back), then the tile's output compacted in shared memory and stored coalesced. Keys-only,
-// the kept keys are staged over the tile's keys, placed so that they leave in 16-byte pieces; by
-// key, where each came from, for its value. A tile holds at most threads x items keys (tiles are
-// spaced one less apart, set_operation_tuning::tile_span), so each thread merges exactly items.
-// The last tile writes the total. For any data nothing outside a, b, shared memory and
-// out[0, capacity) is touched.
+// One tile per block, in one pass: a later tile's runs asked into L2 (prefetch_distance tiles
+// ahead), the tile's keys in shared memory (16-byte copies where the runs allow), a merge_path
+// split per thread, each thread's share merged into registers with a bit of whether each step
+// keeps its key (set_operation_merge_n: no run searches but one at the share's start), a block
+// scan of the threads' counts whose prefix comes from the tiles before (look-back), then the
+// tile's output compacted in shared memory and stored coalesced. Keys-only, the kept keys are
+// staged over the tile's keys, placed so that they leave in 16-byte pieces; by key, where each
+// came from, for its value. A tile holds at most threads x items keys (tiles are spaced one less
+// apart, set_operation_tuning::tile_span), so each thread merges exactly items. The last tile
+// writes the total. For any data nothing outside a, b, shared memory and out[0, capacity) is
+// touched.
 template <class Policy, set_op Op, class AKeys, class AVals, class BKeys, class BVals, class OutKeys, class OutVals,
           class Comp>
 __global__ void __launch_bounds__(Policy::tuning.block_threads, Policy::tuning.min_blocks)
     set_operation_tile_kernel(AKeys a_keys, AVals a_vals, BKeys b_keys, BVals b_vals, const set_split<index_t>* splits,
                               index_t num_tiles, set_tile_state tile_state, index_t* total, index_t capacity,
-                              OutKeys out_keys, OutVals out_vals, Comp comp) {
+                              OutKeys out_keys, OutVals out_vals, index_t prefetch_distance, Comp comp) {
   constexpr int threads = Policy::tuning.block_threads;
   constexpr int items = Policy::tuning.items_per_thread;
   constexpr int room = Policy::tuning.tile_items();
@@ -73,6 +72,18 @@ __global__ void __launch_bounds__(Policy::tuning.block_threads, Policy::tuning.m
   detail::wait_for_prior_grid();  // the splits and the look-back status
   const index_t tile = blockIdx.x;
   const set_split<index_t> s0 = splits[tile], s1 = splits[tile + 1];
+  // The tile prefetch_distance ahead, into L2: its block's loads then wait on L2, not on DRAM.
+  const index_t ahead = tile + prefetch_distance;
+  if (prefetch_distance > 0 && ahead < num_tiles && threadIdx.x % 32 == 0) {
+    const set_split<index_t> p0 = splits[ahead], p1 = splits[ahead + 1];
+    const int warp = static_cast<int>(threadIdx.x / 32);
+    if (warp == 0) block::prefetch_to_l2(a_keys + p0.a, p1.a - p0.a);
+    if (warp == 1) block::prefetch_to_l2(b_keys + p0.b, p1.b - p0.b);
+    if constexpr (!keys_only) {
+      if (warp == 2) block::prefetch_to_l2(a_vals + p0.a, p1.a - p0.a);
+      if (warp == 3) block::prefetch_to_l2(b_vals + p0.b, p1.b - p0.b);
+    }
+  }
   const int a_count = static_cast<int>(detail::min_of<index_t>(detail::max_of<index_t>(s1.a - s0.a, 0), room));
   const int b_count =
       static_cast<int>(detail::min_of<index_t>(detail::max_of<index_t>(s1.b - s0.b, 0), room - a_count));
