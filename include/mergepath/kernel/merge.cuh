@@ -276,11 +276,16 @@ __global__ void __launch_bounds__(Policy::tuning.block_threads, Policy::tuning.m
   index_t tile = blockIdx.x;
   merge_tile current = tile_or_empty(tile);
   merge_tile next = tile_or_empty(tile + gridDim.x);
+  // Before the tile's own loads: the other way round, 16 distinct int32 keys took 389 against 376
+  // us (H100, 2^26 + 2^26).
+  prefetch_merge_tile(a_keys, a_vals, b_keys, b_vals, partitions, tile + prefetch_distance, num_tiles,
+                      tuning.tile_items(), total);
   if (tile < num_tiles) io.issue_loads(current, 0);
   block::commit_copies();
   for (int s = 0; tile < num_tiles; tile += gridDim.x) {
-    prefetch_merge_tile(a_keys, a_vals, b_keys, b_vals, partitions, tile + prefetch_distance, num_tiles,
-                        tuning.tile_items(), total);
+    if (tile != blockIdx.x)  // (persistent grids) each later tile's
+      prefetch_merge_tile(a_keys, a_vals, b_keys, b_vals, partitions, tile + prefetch_distance, num_tiles,
+                          tuning.tile_items(), total);
     bool has_next = tile + gridDim.x < num_tiles;
     merge_tile after_next = tile_or_empty(tile + 2 * static_cast<index_t>(gridDim.x));
     if constexpr (stages == 2) {

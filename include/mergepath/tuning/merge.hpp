@@ -69,8 +69,8 @@ inline std::ostream& operator<<(std::ostream& os, const merge_tuning& t) {
 // tiles per resident block) take the chunked schedule: 1.8x CUB at 2^20 + 2^20 int32 keys where
 // the tiled one is at 1.0x. Older architectures use the same shapes until someone measures
 // them. Odd items_per_thread keeps the register -> shared transpose free of bank conflicts.
-// int32 keys ask L2 for the tile a quarter tile per SM ahead (H100, 2^26 + 2^26: 392 -> 377 us
-// on 16 distinct keys, 392 -> 388 on random ones; a tile per SM ahead was slower, 399 / 410).
+// int32 keys ask L2 for the tile a quarter tile per SM ahead (H100, 2^26 + 2^26: 392 -> 376 us
+// on 16 distinct keys, 392 -> 387 on random ones; a tile per SM ahead was slower, 399 / 410).
 constexpr merge_tuning merge_tuning_for(int arch, std::size_t key_bytes, std::size_t value_bytes) {
   (void)arch;
   constexpr int chunked = 2;  // tiles per block: 2^22 + 2^22 int32 keys and below
