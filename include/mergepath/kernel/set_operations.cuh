@@ -74,7 +74,8 @@ __global__ void __launch_bounds__(Policy::tuning.block_threads, Policy::tuning.m
   const set_split<index_t> s0 = splits[tile], s1 = splits[tile + 1];
   // The tile prefetch_distance ahead, into L2: its block's loads then wait on L2, not on DRAM.
   const index_t ahead = tile + prefetch_distance;
-  if (prefetch_distance > 0 && ahead < num_tiles && threadIdx.x % 32 == 0) {
+  constexpr int prefetching_warps = keys_only ? 2 : 4;  // a run each: a's and b's keys (and values)
+  if (prefetch_distance > 0 && ahead < num_tiles && threadIdx.x % 32 == 0 && threadIdx.x < prefetching_warps * 32) {
     const set_split<index_t> p0 = splits[ahead], p1 = splits[ahead + 1];
     const int warp = static_cast<int>(threadIdx.x / 32);
     if (warp == 0) block::prefetch_to_l2(a_keys + p0.a, p1.a - p0.a);
