@@ -2,7 +2,7 @@
 // search (both directions, with match flags), against thrust::lower_bound on the same sorted
 // needles and on the needles shuffled, and a device-to-device copy of the same bytes (the floor:
 // a search reads A and B and writes its outputs once). int32 keys and outputs; |A|:|B| = 1:1, 1:16,
-// 1:256 and 16:1, the larger side n. CPU rows against std::lower_bound per needle.
+// 1:32, 1:256 and 16:1, the larger side n. CPU rows against std::lower_bound per needle.
 #include <thrust/binary_search.h>
 #include <thrust/execution_policy.h>
 #include <thrust/random.h>
@@ -36,7 +36,7 @@ struct shape {
   const char* label;  // A:B
   int a_shift, b_shift;
 };
-constexpr shape shapes[] = {{"1:1", 0, 0}, {"1:16", 4, 0}, {"1:256", 8, 0}, {"16:1", 0, 4}};
+constexpr shape shapes[] = {{"1:1", 0, 0}, {"1:16", 4, 0}, {"1:32", 5, 0}, {"1:256", 8, 0}, {"16:1", 0, 4}};
 
 // What a row writes, which decides its bytes, its baselines and its check.
 enum class outputs {
@@ -330,12 +330,14 @@ void run_cpu_rows(bench_context& b, const std::vector<key_type>& a, const std::v
 }
 
 // --tunings: the lower bound at other tile shapes (sorted_search_tuned), the default among them.
-// NeedleRatio: the per-needle search from |B| >= NeedleRatio |A| (0: never; 1: whenever |B| >= |A|).
-template <int BlockThreads, int ItemsPerThread, int ResidentThreads, int NeedleRatio = 64>
+// NeedleRatio: the per-needle search from |B| >= NeedleRatio |A| (0: never; 1: whenever |B| >= |A|);
+// BTileRatio: fixed tiles of B below that, from |B| >= BTileRatio |A| (0: never).
+template <int BlockThreads, int ItemsPerThread, int ResidentThreads, int NeedleRatio = 64, int BTileRatio = 12>
 struct search_policy {
   static constexpr mergepath::sorted_search_tuning tuning = [] {
     mergepath::sorted_search_tuning t{BlockThreads, ItemsPerThread, ResidentThreads};
     t.needle_search_ratio = NeedleRatio;
+    t.b_tile_ratio = BTileRatio;
     return t;
   }();
 };
@@ -347,7 +349,8 @@ void lower_bound_rows_for(search_case& c, mergepath::cuda_context& ctx, std::tup
     constexpr mergepath::sorted_search_tuning t = Policy::tuning;
     std::string label = "mergepath::sorted_search_tuned {" + std::to_string(t.block_threads) + "," +
                         std::to_string(t.items_per_thread) + "," + std::to_string(t.min_resident_threads) + "}" +
-                        (t.needle_search_ratio == 64 ? "" : " needles " + std::to_string(t.needle_search_ratio));
+                        (t.needle_search_ratio == 64 ? "" : " needles " + std::to_string(t.needle_search_ratio)) +
+                        (t.b_tile_ratio == 12 ? "" : " b tiles " + std::to_string(t.b_tile_ratio));
     c.row(label, row_kind::ours, outputs::a_lower, [&](int s) {
       mergepath::sorted_search_tuned<Policy, bounds::lower, search::index, search::none>(ctx, c.a(s), na, c.b(s), nb,
                                                                                          c.a_out(s), nullptr);
@@ -358,9 +361,10 @@ void lower_bound_rows_for(search_case& c, mergepath::cuda_context& ctx, std::tup
 void lower_bound_tuning_rows(search_case& c, mergepath::cuda_context& ctx) {
   lower_bound_rows_for(
       c, ctx,
-      static_cast<std::tuple<search_policy<256, 23, 2048, 0>, search_policy<256, 31, 2048, 0>,
-                             search_policy<256, 23, 2048, 1>, search_policy<256, 23, 2048, 8>,
-                             search_policy<256, 23, 2048, 32>>*>(nullptr));
+      static_cast<std::tuple<search_policy<256, 23, 2048, 0, 0>, search_policy<256, 31, 2048, 0, 0>,
+                             search_policy<256, 23, 2048, 64, 0>, search_policy<256, 23, 2048, 64, 8>,
+                             search_policy<256, 23, 2048, 64, 24>, search_policy<256, 23, 2048, 1>,
+                             search_policy<256, 23, 2048, 8>, search_policy<256, 23, 2048, 32>>*>(nullptr));
 }
 
 void run_shape(bench_context& b, int log2, const shape& sh) {

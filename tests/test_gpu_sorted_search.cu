@@ -44,17 +44,33 @@ inline std::vector<shape> search_shapes_at_tile(index_t tile, bool large = true)
 // ---------------------------------------------------------------------------------------------
 // Tunings: each schedule at tile sizes small enough that the sweep's sizes span many tiles.
 
-// Always the partition pass (self_partition_waves 0), 192-step tiles.
+// Always the partition pass (self_partition_waves 0), 192-step tiles; plain bounds of a into a b
+// 12 times longer or more by b's tiles of 1 KB (a sweep's needles pile past a tile's worth).
 struct partition_pass_policy {
-  static constexpr mergepath::sorted_search_tuning tuning{64, 3, 1024, 0};
+  static constexpr mergepath::sorted_search_tuning tuning = [] {
+    mergepath::sorted_search_tuning t{64, 3, 1024, 0};
+    t.b_tile_min_l2_percent = 0;
+    t.b_tile_threads = 64;
+    t.b_tile_bytes = 1024;
+    return t;
+  }();
 };
-// Never the partition pass: every block finds its own splits, 320-step tiles.
+// Never the partition pass: every block finds its own splits, 320-step tiles. The Merge Path for
+// every shape short of the needle search (no tiles of b).
 struct self_partition_policy {
-  static constexpr mergepath::sorted_search_tuning tuning{64, 5, 1024, 1 << 30};
+  static constexpr mergepath::sorted_search_tuning tuning = [] {
+    mergepath::sorted_search_tuning t{64, 5, 1024, 1 << 30};
+    t.b_tile_ratio = 0;
+    return t;
+  }();
 };
 // The widest thread (32 steps: every bit of the decision word), an even count, three warps.
 struct wide_thread_policy {
-  static constexpr mergepath::sorted_search_tuning tuning{96, 32, 1024, 0};
+  static constexpr mergepath::sorted_search_tuning tuning = [] {
+    mergepath::sorted_search_tuning t{96, 32, 1024, 0};
+    t.b_tile_ratio = 0;
+    return t;
+  }();
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -238,6 +254,44 @@ TYPED_TEST(GpuSortedSearchKeys, FewNeedlesInALongHaystack) {
     ASSERT_NO_FATAL_FAILURE(
         (check_gpu_search<void, bounds::upper, search::index, search::none, std::int32_t>(ctx, d, expect, comp)));
     ASSERT_NO_FATAL_FAILURE(check_gpu_short_search<bounds::upper>(ctx, d, expect, comp));
+  }
+}
+
+// The default tuning, with b's tiles at any size of b (not only beyond L2).
+template <class Key>
+struct b_tiles_at_any_size {
+  static constexpr mergepath::sorted_search_tuning tuning = [] {
+    mergepath::sorted_search_tuning t = mergepath::default_sorted_search_policy<Key>::tuning;
+    t.b_tile_min_l2_percent = 0;
+    return t;
+  }();
+};
+
+// Needles in a b 12 to 63 times longer are searched by fixed tiles of b (b_tile_search_kernel):
+// shapes either side of both ratios, b's length at a tile's edges and across many tiles; with
+// equal keys (all_equal, few_distinct) the needles of one tile outnumber its keys and the rest
+// go to the overflow kernel; 64- and 32-bit bounds, lower and upper.
+TYPED_TEST(GpuSortedSearchKeys, NeedlesByTilesOfALongHaystack) {
+  using Key = typename TypeParam::key;
+  using Policy = b_tiles_at_any_size<Key>;
+  typename TypeParam::comp comp;
+  constexpr mergepath::sorted_search_tuning tuning = Policy::tuning;
+  constexpr index_t ratio = tuning.b_tile_ratio, tile = tuning.b_tile_bytes / static_cast<int>(sizeof(Key));
+  static_assert(ratio > 0 && ratio < tuning.needle_search_ratio, "the default tuning searches by b's tiles");
+  std::vector<shape> shapes;
+  for (index_t b : {tile - 1, tile, tile + 1, 5 * tile + 3, index_t{200003}})
+    for (index_t a : {b / ratio - 1, b / ratio, b / ratio + 1, b / 40, b / tuning.needle_search_ratio + 1})
+      if (a > 0) shapes.push_back({a, b});
+  mergepath::cuda_context ctx;
+  for (const search_case& c : search_cases(shapes)) {
+    SCOPED_TRACE(c.name());
+    merge_input<Key> in = make_search_input<Key>(c, comp);
+    search_oracle expect = sorted_search_oracle(in, comp);
+    device_input<Key> d(in);
+    ASSERT_NO_FATAL_FAILURE(
+        (check_gpu_search<Policy, bounds::lower, search::index, search::none>(ctx, d, expect, comp)));
+    ASSERT_NO_FATAL_FAILURE(
+        (check_gpu_search<Policy, bounds::upper, search::index, search::none, std::int32_t>(ctx, d, expect, comp)));
   }
 }
 
@@ -704,6 +758,8 @@ class GpuSortedSearchUnsorted : public gpu_test {};
 template <class Policy>
 void search_unsorted(mergepath::cuda_context& ctx, const int* a, index_t na, const int* b, index_t nb, index_t* a_dest,
                      int* b_dest) {
+  run_search<Policy, bounds::lower, search::index, search::none>(ctx, a, na, b, nb, a_dest, nullptr,
+                                                                 mergepath::less<>{});
   run_search<Policy, bounds::lower, search::index_match, search::index_match>(ctx, a, na, b, nb, a_dest, b_dest,
                                                                               mergepath::less<>{});
   run_search<Policy, bounds::upper, search::match, search::index>(ctx, a, na, b, nb, a_dest, b_dest,
@@ -717,9 +773,15 @@ TEST_F(GpuSortedSearchUnsorted, DoesNotFaultOrWriteOutside) {
   std::mt19937_64 rng(case_seed({302}));
   SCOPED_TRACE("MERGEPATH_TEST_SEED=" + std::to_string(base_seed()));
   const index_t tile = search_tile_items<int>();
-  for (index_t n : {index_t{1}, index_t{100}, tile + 1, 3 * tile + 5}) {
-    SCOPED_TRACE(::testing::Message() << "n " << n);
-    const index_t na = n, nb = n / 2 + 1;
+  // The last two: b 20 times longer than a (searched by b's tiles, plain bounds).
+  const std::vector<std::pair<index_t, index_t>> shapes{{1, 1},
+                                                        {100, 51},
+                                                        {tile + 1, tile / 2 + 1},
+                                                        {3 * tile + 5, 3 * tile / 2 + 3},
+                                                        {100, 2000},
+                                                        {tile + 1, 20 * tile}};
+  for (auto [na, nb] : shapes) {
+    SCOPED_TRACE(::testing::Message() << "a_count " << na << ", b_count " << nb);
     std::vector<int> a(static_cast<std::size_t>(na)), b(static_cast<std::size_t>(nb));
     std::vector<index_t> lower(a.size());
     for (int& x : a) x = std::uniform_int_distribution<int>(0, 1000)(rng);

@@ -100,18 +100,59 @@ bool launch_needle_search(cuda_context& ctx, AIt a, index_t a_count, BIt b, inde
   return true;
 }
 
+// a_out[i] = the bound of a[i] in b, by fixed tiles of b (kernel::b_tile_search_kernel): a pass
+// finds each tile's needles while the tiles' loads are in flight, then a kernel searches the
+// needles that piled up beyond a tile's worth (none for most inputs).
+template <class Policy, bounds Bounds, class AIt, class BIt, class AOut, class Comp>
+void launch_b_tile_search(cuda_context& ctx, AIt a, index_t a_count, BIt b, index_t b_count, AOut a_out, Comp comp) {
+  constexpr sorted_search_tuning tuning = Policy::tuning;
+  constexpr int threads = tuning.b_tile_threads;
+  constexpr int tile_keys = tuning.b_tile_bytes / static_cast<int>(sizeof(kernel::value_of<BIt>));
+  static_assert(tile_keys > 0 && threads % block::warp_lanes == 0, "a tile holds keys; warps search its edges");
+  const index_t num_tiles = detail::ceil_div<index_t>(b_count, tile_keys);
+  auto firsts = ctx.allocate<index_t>(num_tiles + 1);
+  const index_t capacity = a_count / tile_keys + 1;
+  auto entries = ctx.allocate<kernel::b_tile_overflow>(capacity);
+  auto entry_count = ctx.allocate<int>(1);
+  const kernel::b_tile_overflow_list overflow{entry_count.data(), entries.data(), static_cast<int>(capacity)};
+
+  constexpr int edge_threads = 256;
+  detail::launch("b_tile_needles_kernel", kernel::b_tile_needles_kernel<edge_threads, Bounds, AIt, BIt, Comp>,
+                 static_cast<unsigned>(detail::ceil_div<index_t>((num_tiles + 1) * block::warp_lanes, edge_threads)),
+                 edge_threads, 0, ctx.stream(), a, a_count, b, index_t{tile_keys}, num_tiles, firsts.data(), overflow,
+                 comp);
+  detail::launch_dependent("b_tile_search_kernel",
+                           kernel::b_tile_search_kernel<threads, tile_keys, Bounds, AIt, BIt, AOut, Comp>,
+                           static_cast<unsigned>(num_tiles), threads, 0, ctx.stream(), a, b, b_count,
+                           static_cast<const index_t*>(firsts.data()), overflow, a_out, comp);
+  constexpr auto overflow_kernel = kernel::b_tile_overflow_kernel<threads, tile_keys, Bounds, AIt, BIt, AOut, Comp>;
+  const int per_sm = resident_blocks_per_sm<overflow_kernel>(ctx, threads, 0);
+  detail::launch_dependent("b_tile_overflow_kernel", overflow_kernel,
+                           static_cast<unsigned>(per_sm * ctx.props().multiProcessorCount), threads, 0, ctx.stream(), a,
+                           b, overflow, a_out, comp);
+}
+
 // The search, its 64-bit integer bounds staged as 32-bit ones where every bound fits them
-// (kernel::search_staging); plain bounds of a few needles in a long b one needle at a time.
+// (kernel::search_staging); plain bounds of a few needles in a long b one needle at a time, of
+// more needles by b's tiles.
 template <class Policy, bounds Bounds, search TypeA, search TypeB, class AIt, class BIt, class AOut, class BOut,
           class Comp>
 match_counts launch_sorted_search(cuda_context& ctx, AIt a, index_t a_count, BIt b, index_t b_count, AOut a_out,
                                   BOut b_out, Comp comp) {
   constexpr index_t narrow_max = std::numeric_limits<std::uint32_t>::max();
   constexpr int needle_ratio = Policy::tuning.needle_search_ratio;
+  constexpr int b_tile_ratio = Policy::tuning.b_tile_ratio;
   if constexpr (TypeA == search::index && TypeB == search::none && needle_ratio > 0)
     if (a_count > 0 && b_count / needle_ratio >= a_count &&
         launch_needle_search<Policy, Bounds>(ctx, a, a_count, b, b_count, a_out, comp))
       return {};
+  if constexpr (TypeA == search::index && TypeB == search::none && b_tile_ratio > 0)
+    if (a_count > 0 && b_count / b_tile_ratio >= a_count &&
+        static_cast<double>(b_count) * sizeof(kernel::value_of<BIt>) >=
+            Policy::tuning.b_tile_min_l2_percent / 100.0 * ctx.props().l2CacheSize) {
+      launch_b_tile_search<Policy, Bounds>(ctx, a, a_count, b, b_count, a_out, comp);
+      return {};
+    }
   if constexpr (kernel::stages_narrow<TypeA, TypeB, AOut, BOut>)
     if (a_count <= narrow_max && b_count <= narrow_max)
       return launch_sorted_search_staged<Policy, Bounds, TypeA, TypeB, true>(ctx, a, a_count, b, b_count, a_out, b_out,

@@ -306,6 +306,112 @@ __global__ void __launch_bounds__(Policy::tuning.block_threads, Policy::tuning.m
   if constexpr (TypeB != search::none) block::store_shared_to_global<threads, items>(b_results, b_n, b_out + b0);
 }
 
+// Plain bounds of sorted needles a in a much longer b, by fixed tiles of b (sorted_search_tuning::
+// b_tile_ratio): block t holds b[t * TileKeys, (t + 1) * TileKeys) in shared memory and finds the
+// bounds of the needles that fall there, firsts[t] to firsts[t + 1], each by binary search of the
+// tile. A tile's loads go out before it knows its needles, so that no partition pass stands between
+// b's reads and the kernel's start (the Merge Path's tiles wait for theirs: bench/NOTES.md).
+
+// A tile whose needles are more than one tile's worth: the rest, [from, to), are left to
+// b_tile_overflow_kernel, so that needles piled into few tiles are searched by the whole grid.
+struct b_tile_overflow {
+  index_t b_begin, from, to;
+  int b_count;
+};
+struct b_tile_overflow_list {
+  int* count;  // zeroed by b_tile_needles_kernel
+  b_tile_overflow* entries;
+  int capacity;  // a_count / TileKeys + 1 hold every entry of sorted needles; beyond, none is kept
+};
+
+// A value for every index: merge_path against it is a bound search of a.
+template <class T>
+struct repeated_value {
+  T value;
+  __device__ T operator[](index_t) const { return value; }
+};
+
+// firsts[t] = the first needle whose bound lies at or after b[t * tile_keys] (firsts[0] = 0,
+// firsts[num_tiles] = a_count), one warp a tile edge, ~log33(a_count) rounds of loads. For any
+// data the answers lie in [0, a_count].
+template <int BlockThreads, bounds Bounds, class AIt, class BIt, class Comp>
+__global__ void __launch_bounds__(BlockThreads)
+    b_tile_needles_kernel(AIt a, index_t a_count, BIt b, index_t tile_keys, index_t num_tiles, index_t* firsts,
+                          b_tile_overflow_list overflow, Comp comp) {
+  detail::allow_dependent_launch();  // the tile kernel's loads need none of this
+  const index_t edge = (blockIdx.x * static_cast<index_t>(BlockThreads) + threadIdx.x) / block::warp_lanes;
+  if (edge == 0 && threadIdx.x == 0) *overflow.count = 0;
+  if (edge > num_tiles) return;
+  // A lower bound lies before the edge while its needle does not follow the key there; an upper
+  // bound while its needle precedes it: merge_path's tie rules for a against that key repeated.
+  constexpr bounds rule = Bounds == bounds::lower ? bounds::lower : bounds::upper;
+  index_t first = edge == 0 ? 0 : a_count;
+  if (edge > 0 && edge < num_tiles)
+    first = block::warp_merge_path<rule>(a, repeated_value<value_of<BIt>>{b[edge * tile_keys - 1]}, a_count, 0, a_count,
+                                         comp);
+  if (threadIdx.x % block::warp_lanes == 0) firsts[edge] = first;
+}
+
+// One block a tile of b, its loads issued before the wait for firsts (b_tile_needles_kernel, a
+// normal launch, ran after whatever wrote b). Each tile takes at most TileKeys needles and lists
+// the rest. For any data nothing outside a, b, firsts, the list and a_out[0, a_count) is touched.
+template <int BlockThreads, int TileKeys, bounds Bounds, class AIt, class BIt, class AOut, class Comp>
+__global__ void __launch_bounds__(BlockThreads)
+    b_tile_search_kernel(AIt a, BIt b, index_t b_count, const index_t* firsts, b_tile_overflow_list overflow,
+                         AOut a_out, Comp comp) {
+  using Key = value_of<BIt>;
+  __shared__ __align__(16) unsigned char tile_bytes[sizeof(Key) * (TileKeys + block::tile_padding<0>)];
+  Key* tile = reinterpret_cast<Key*>(tile_bytes);
+  const index_t b_begin = blockIdx.x * static_cast<index_t>(TileKeys);
+  const int count = static_cast<int>(detail::min_of<index_t>(TileKeys, b_count - b_begin));
+  const int pos = block::aligned_position<Key>(b + b_begin, 0);
+  block::copy_run_to_shared<BlockThreads, TileKeys>(b + b_begin, count, tile, pos);
+  block::commit_copies();
+  detail::wait_for_prior_grid();  // firsts
+  const index_t first = firsts[blockIdx.x];
+  const index_t last = detail::max_of(firsts[blockIdx.x + 1], first);
+  const index_t stop = detail::min_of<index_t>(last, first + TileKeys);
+  block::wait_for_copies<0>();
+  __syncthreads();
+  const Key* keys = tile + pos;
+  for (index_t i = first + threadIdx.x; i < stop; i += BlockThreads)
+    a_out[i] = search_result<search::index, search_output_t<AOut>>(
+        b_begin + binary_search_bound<Bounds>(keys, count, a[i], comp), false);
+  if (threadIdx.x == 0 && stop < last) {
+    const int slot = atomicAdd(overflow.count, 1);
+    if (slot < overflow.capacity) overflow.entries[slot] = {b_begin, stop, last, count};
+  }
+}
+
+// The needles the tiles left, each listed range spread over the whole grid, every block searching
+// its share in its own copy of the range's tile.
+template <int BlockThreads, int TileKeys, bounds Bounds, class AIt, class BIt, class AOut, class Comp>
+__global__ void __launch_bounds__(BlockThreads)
+    b_tile_overflow_kernel(AIt a, BIt b, b_tile_overflow_list overflow, AOut a_out, Comp comp) {
+  using Key = value_of<BIt>;
+  __shared__ __align__(16) unsigned char tile_bytes[sizeof(Key) * (TileKeys + block::tile_padding<0>)];
+  Key* tile = reinterpret_cast<Key*>(tile_bytes);
+  detail::wait_for_prior_grid();  // the tiles' list
+  const int entries = detail::min_of(*overflow.count, overflow.capacity);
+  for (int e = 0; e < entries; ++e) {
+    const b_tile_overflow range = overflow.entries[e];
+    const index_t length = range.to - range.from;
+    const index_t share = detail::ceil_div<index_t>(length, gridDim.x);
+    const index_t begin = range.from + detail::min_of<index_t>(length, share * blockIdx.x);
+    const index_t end = range.from + detail::min_of<index_t>(length, share * (blockIdx.x + 1));
+    if (begin >= end) continue;  // the same for the whole block
+    const int pos = block::aligned_position<Key>(b + range.b_begin, 0);
+    __syncthreads();  // the previous range's searches are done with the tile
+    block::copy_run_to_shared<BlockThreads, TileKeys>(b + range.b_begin, range.b_count, tile, pos);
+    block::commit_copies();
+    block::wait_for_copies<0>();
+    __syncthreads();
+    for (index_t i = begin + threadIdx.x; i < end; i += BlockThreads)
+      a_out[i] = search_result<search::index, search_output_t<AOut>>(
+          range.b_begin + binary_search_bound<Bounds>(tile + pos, range.b_count, a[i], comp), false);
+  }
+}
+
 // The search for a few needles in a long b (b_count at least sorted_search_tuning::
 // needle_search_ratio times a_count): no tile reads all of b; each thread finds one needle's
 // bound by binary search, first through samples of b (every 2^shift-th key, from

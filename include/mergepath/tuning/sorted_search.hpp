@@ -25,6 +25,17 @@ struct sorted_search_tuning {
   // (kernel::needle_search_kernel), so that most of b is never read (0: never). H200, 2^26 int32
   // keys in b (PROBE needles): 71 us at 1:64 against 112 for the Merge Path; at 1:16 170 against 122.
   int needle_search_ratio = 64;
+  // Plain bounds of a into a b at least this many times longer (and shorter than
+  // needle_search_ratio allows) read b in fixed tiles instead of along the Merge Path: no
+  // partition pass, and each block's loads start before it knows its needles, which a small pass
+  // finds for every tile edge meanwhile (kernel::b_tile_search_kernel). H200, 2^22 needles into
+  // 2^26 int32 keys: 103 us against 130 for the Merge Path (thrust 140); at 1:8 135 against 138
+  // (0: never). Only where b's bytes are at least b_tile_min_l2_percent of the L2 size: from L2
+  // the Merge Path's fewer launches win (2^18 into 2^22: 15.6 us against 17.7).
+  int b_tile_ratio = 12;
+  int b_tile_min_l2_percent = 100;
+  int b_tile_threads = 256;
+  int b_tile_bytes = 32768;  // b's keys of a tile, in shared memory (7 blocks an SM on sm_90)
 
   MERGEPATH_HD constexpr int tile_items() const { return block_threads * items_per_thread; }
   MERGEPATH_HD constexpr int min_blocks_per_sm() const {
