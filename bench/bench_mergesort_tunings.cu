@@ -11,12 +11,14 @@ namespace bench {
 namespace {
 
 // The default tuning with the cluster sort at other tiles, used up to 2^MaxLog2 keys (0 threads:
-// no cluster sort, every sort starts with the blocksort).
-template <int ValueBytes, int ClusterThreads, int ClusterItems, int MaxLog2 = 26>
+// no cluster sort, every sort starts with the blocksort), and self_partition_waves (0: a partition
+// kernel before every two-way pass).
+template <int ValueBytes, int ClusterThreads, int ClusterItems, int MaxLog2 = 26, int SelfPartitionWaves = 1>
 struct cluster_policy {
   static constexpr mergepath::mergesort_tuning tuning = [] {
     mergepath::mergesort_tuning t = mergepath::mergesort_tuning_for(90, sizeof(std::int32_t), ValueBytes);
     t.cluster_sort = {ClusterThreads, ClusterItems, 8, ClusterThreads > 0 ? mergepath::index_t{1} << MaxLog2 : 0};
+    t.self_partition_waves = SelfPartitionWaves;
     return t;
   }();
 };
@@ -26,16 +28,19 @@ template <int... Shape>
 using pairs_policy = cluster_policy<sizeof(std::int32_t), Shape...>;
 
 // Where the cluster sort pays, and at which tile.
-using keys4_policies =
-    std::tuple<keys_policy<0, 0>, keys_policy<512, 9>, keys_policy<512, 17>, keys_policy<256, 15>, keys_policy<1024, 9>>;
-using pairs4_policies = std::tuple<pairs_policy<0, 0>, pairs_policy<512, 9>, pairs_policy<256, 9>, pairs_policy<512, 15>>;
+using keys4_policies = std::tuple<keys_policy<0, 0>, keys_policy<512, 9>, keys_policy<512, 17>, keys_policy<256, 15>,
+                                  keys_policy<1024, 9>, keys_policy<512, 9, 19, 0>, keys_policy<512, 17, 20>>;
+using pairs4_policies = std::tuple<pairs_policy<0, 0>, pairs_policy<512, 9>, pairs_policy<256, 9>,
+                                   pairs_policy<512, 15>, pairs_policy<512, 9, 19, 0>>;
 
-// The cluster sort's tile and reach.
+// The cluster sort's tile and reach, and whether every two-way pass has a partition kernel.
 std::string tuning_label(const mergepath::mergesort_tuning& t) {
   const mergepath::cluster_sort_tuning& c = t.cluster_sort;
-  if (!c.enabled()) return "cluster off";
-  return "cluster {" + std::to_string(c.block_threads) + "," + std::to_string(c.items_per_thread) + "} to 2^" +
-         std::to_string(63 - __builtin_clzll(static_cast<unsigned long long>(c.max_count)));
+  std::string label =
+      !c.enabled() ? "cluster off"
+                   : "cluster {" + std::to_string(c.block_threads) + "," + std::to_string(c.items_per_thread) +
+                         "} to 2^" + std::to_string(63 - __builtin_clzll(static_cast<unsigned long long>(c.max_count)));
+  return t.self_partition_waves == 0 ? label + ", partition kernels" : label;
 }
 
 template <class Policy>

@@ -108,10 +108,12 @@ TYPED_TEST(GpuMergesortPairs, StableLikeStdStableSort) {
 // Tuning is overridable: tiles so small that the suite's sizes take many merge passes.
 
 // 192-key blocksort tiles, 320-key merge tiles, 315-key four-way tiles: 2^20 keys take 6 four-way
-// passes and a two-way one. Every two-way pass whose runs start on samples narrows its partition
-// searches with them (min_sampled_run 0), so the suite's sizes cover sampled and unsampled passes.
+// passes and a two-way one. Every two-way pass has a partition kernel (self_partition_waves 0),
+// and those whose runs start on samples narrow their searches with them (min_sampled_run 0), so
+// the suite's sizes cover sampled and unsampled passes. (The other policies' small passes find
+// their own splits.)
 struct small_policy {
-  static constexpr mergepath::mergesort_tuning tuning{{64, 3}, {64, 5}, 0, {64, 5, 1536, 0}};
+  static constexpr mergepath::mergesort_tuning tuning{{64, 3}, {64, 5}, 0, {64, 5, 1536, 0}, {}, 0};
 };
 // Two-way passes only: an even items_per_thread, a merge tile smaller than the blocksort tile, a
 // single warp.

@@ -115,6 +115,22 @@ void launch_mergesort(cuda_context& ctx, KeysIn keys_in, ValsIn vals_in, Keys ke
   auto merge_two_way = [&](index_t width, auto keys_in, auto vals_in, auto keys_out, auto vals_out) {
     const kernel::merge_pass pass = two_way_pass(width);
     index_t tiles = pass.num_tiles();
+    using InKeys = decltype(keys_in);
+    using InVals = decltype(vals_in);
+    constexpr auto merge_kernel =
+        kernel::mergesort_merge_kernel<Policy, InKeys, InVals, decltype(keys_out), decltype(vals_out), Comp>;
+    constexpr std::size_t shared_bytes =
+        kernel::merge_layout_of<kernel::merge_pass_policy<Policy>, InKeys, InVals>::bytes;
+    const index_t resident =
+        static_cast<index_t>(resident_blocks_per_sm<merge_kernel>(ctx, tuning.merge.block_threads, shared_bytes)) *
+        ctx.props().multiProcessorCount;
+    // Small passes: each block searches its own splits (mergesort_tuning::self_partition_waves).
+    if (tiles <= tuning.self_partition_waves * resident) {
+      detail::launch_dependent("mergesort_merge_kernel", merge_kernel, static_cast<unsigned>(tiles),
+                               tuning.merge.block_threads, shared_bytes, ctx.stream(), keys_in, vals_in, pass,
+                               static_cast<const index_t*>(nullptr), keys_out, vals_out, comp);
+      return;
+    }
     // The early passes' short runs are searched in global memory alone.
     const bool sampled = kernel::pass_uses_samples(pass, sample_shift, tuning.min_sampled_run);
     std::size_t sample_bytes = 0;
@@ -134,13 +150,6 @@ void launch_mergesort(cuda_context& ctx, KeysIn keys_in, ValsIn vals_in, Keys ke
                              static_cast<unsigned>(detail::ceil_div<index_t>(tiles, partition_threads)),
                              partition_threads, sample_bytes, ctx.stream(), keys_in, pass, sampled ? sample_shift : -1,
                              static_cast<const uint4*>(samples.data()), partitions.data(), comp);
-    using InKeys = decltype(keys_in);
-    using InVals = decltype(vals_in);
-    constexpr auto merge_kernel =
-        kernel::mergesort_merge_kernel<Policy, InKeys, InVals, decltype(keys_out), decltype(vals_out), Comp>;
-    constexpr std::size_t shared_bytes =
-        kernel::merge_layout_of<kernel::merge_pass_policy<Policy>, InKeys, InVals>::bytes;
-    (void)resident_blocks_per_sm<merge_kernel>(ctx, tuning.merge.block_threads, shared_bytes);
     detail::launch_dependent("mergesort_merge_kernel", merge_kernel, static_cast<unsigned>(tiles),
                              tuning.merge.block_threads, shared_bytes, ctx.stream(), keys_in, vals_in, pass,
                              partitions.data(), keys_out, vals_out, comp);

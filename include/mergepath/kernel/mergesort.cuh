@@ -207,9 +207,9 @@ __global__ void mergesort_partition_kernel(Keys keys, merge_pass pass, int sampl
                                        window.end, comp);
 }
 
-// Block k merges tile k of the pass from keys_in into keys_out (never the same buffer). (Blocks
-// finding their own splits with warp-wide searches instead of a partition pass measured 7% slower
-// on an H200: bench/NOTES.md.)
+// Block k merges tile k of the pass from keys_in into keys_out (never the same buffer). Its
+// splits come from the partition kernel, or, where partitions is null (small passes:
+// mergesort_tuning::self_partition_waves), from two warp-wide searches of its own.
 template <class Policy, class KeysIn, class ValsIn, class KeysOut, class ValsOut, class Comp>
 __global__ void __launch_bounds__(Policy::tuning.merge.block_threads, Policy::tuning.merge.min_blocks_per_sm())
     mergesort_merge_kernel(KeysIn keys_in, ValsIn vals_in, merge_pass pass, const index_t* partitions, KeysOut keys_out,
@@ -222,9 +222,17 @@ __global__ void __launch_bounds__(Policy::tuning.merge.block_threads, Policy::tu
   const index_t tile = blockIdx.x;
   const merge_pass_tile t(pass, tile);
   // The tile ends where the next one starts, or at the end of its pair.
-  index_t a0 = partitions[tile];
-  index_t a1 = t.diag1 == t.a_count + t.b_count ? t.a_count : partitions[tile + 1];
-  a1 = clamp_next_split(a0, a1, t.diag0, t.diag1);
+  index_t a0, a1;
+  if (partitions != nullptr) {
+    a0 = partitions[tile];
+    a1 = t.diag1 == t.a_count + t.b_count ? t.a_count : partitions[tile + 1];
+    a1 = clamp_next_split(a0, a1, t.diag0, t.diag1);
+  } else {
+    const block::tile_splits splits = block::find_tile_splits<Policy::tuning.merge.block_threads, bounds::lower>(
+        keys_in + t.a_begin, t.a_count, keys_in + (t.a_begin + pass.width), t.b_count, t.diag0, t.diag1, comp);
+    a0 = splits.begin;
+    a1 = splits.end;
+  }
   const index_t b_begin = t.a_begin + pass.width;
   const merge_tile current{t.a_begin + a0, b_begin + (t.diag0 - a0), t.a_begin + t.diag0, static_cast<int>(a1 - a0),
                            static_cast<int>((t.diag1 - a1) - (t.diag0 - a0))};

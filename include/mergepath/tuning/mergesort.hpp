@@ -74,6 +74,11 @@ struct mergesort_tuning {
   four_way_tuning four_way = {};
   // Sorts of at most cluster_sort.max_count keys start with the cluster sort (when enabled).
   cluster_sort_tuning cluster_sort = {};
+  // Two-way passes of at most this many tiles per resident merge block skip the partition
+  // kernel: each block finds its own splits with two warp-wide searches. Small sorts' runs sit in
+  // L2, where those searches cost less than the kernel's launch and latency floor; at 2^26 keys
+  // they sat on every block's critical path (7% slower, bench/NOTES.md). 0: never.
+  int self_partition_waves = 1;
 };
 
 inline std::ostream& operator<<(std::ostream& os, const mergesort_tuning& t) {
@@ -84,7 +89,8 @@ inline std::ostream& operator<<(std::ostream& os, const mergesort_tuning& t) {
             << ", min_resident_threads " << t.four_way.min_resident_threads << ", min_count " << t.four_way.min_count
             << "}, cluster_sort {block_threads " << t.cluster_sort.block_threads << ", items_per_thread "
             << t.cluster_sort.items_per_thread << ", max_cluster_blocks " << t.cluster_sort.max_cluster_blocks
-            << ", max_count " << t.cluster_sort.max_count << "}}";
+            << ", max_count " << t.cluster_sort.max_count << "}, self_partition_waves " << t.self_partition_waves
+            << "}";
 }
 
 // Defaults, measured on an H200 (sm_90) at 2^26 random keys (mergepath-probe --case mergesort,
