@@ -14,12 +14,16 @@
 namespace mergepath_test {
 namespace {
 
+// Edges beyond this (4-byte keys reach radix at 2^23) get a test of their own, uniform keys only
+// (RadixEdgeOfFourByteKeys), not the sweep of every distribution.
+constexpr index_t sweep_edge_max = index_t{1} << 21;
+
 template <class Key, class Value = void>
 std::vector<index_t> crossover_sizes() {
   constexpr mergepath::sort_tuning t = mergepath::default_sort_policy<Key, Value>::tuning;
   const index_t edge = t.radix_min_count;
   std::vector<index_t> sizes = sort_sizes();
-  sizes.insert(sizes.end(), {edge - 1, edge, edge + 1, 4 * edge + 3});
+  if (edge <= sweep_edge_max) sizes.insert(sizes.end(), {edge - 1, edge, edge + 1, 4 * edge + 3});
   for (index_t small : {t.radix_max_small_count, t.radix_max_small_copy_count})
     if (small > 0) sizes.insert(sizes.end(), {small - 1, small, small + 1});
   return sorted_unique_capped(sizes);
@@ -131,6 +135,25 @@ TEST_F(GpuSortRadixPath, EverySize) {
 }
 
 // sort_copy with the output equal to the input sorts in place, on both paths.
+// Keys-only sorts of 4-byte keys merge-sort up to 2^23 keys: each side of that edge, in place and
+// into other arrays.
+TEST_F(GpuSortRadixPath, RadixEdgeOfFourByteKeys) {
+  constexpr index_t edge = mergepath::default_sort_policy<std::uint32_t>::tuning.radix_min_count;
+  static_assert(edge > sweep_edge_max, "the sweep covers this edge");
+  mergepath::cuda_context ctx;
+  for (index_t n : {edge - 1, edge, edge + 1}) {
+    if (n > max_test_size()) continue;
+    const sort_case c{n, distribution::uniform, case_seed({n, 23})};
+    SCOPED_TRACE(c.name());
+    ASSERT_NO_FATAL_FAILURE(check_gpu_sort(ctx, make_sort_keys<std::uint32_t>(c), mergepath::less<>{},
+                                           [](auto& ctx, auto keys, index_t n) { mergepath::sort(ctx, keys, n); }));
+    ASSERT_NO_FATAL_FAILURE(check_gpu_sort_copy(ctx, make_sort_keys<float>(c), mergepath::greater<>{},
+                                                [](auto& ctx, auto in, index_t n, auto out) {
+                                                  mergepath::sort_copy(ctx, in, n, out, mergepath::greater<>{});
+                                                }));
+  }
+}
+
 TEST_F(GpuSortRadixPath, CopyOntoItselfSortsInPlace) {
   mergepath::cuda_context ctx;
   for (index_t n : {index_t{1}, index_t{1000}, index_t{5000}, index_t{300001}}) {

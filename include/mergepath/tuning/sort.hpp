@@ -28,10 +28,13 @@ struct sort_tuning {
 
 template <class Key, class Val = void>
 struct default_sort_policy {
-  // H200, int32 keys (bench, the cluster sort below 2^19): the merge sort took 10.5 / 12.5 / 54 us
-  // at 2^10 / 2^12 / 2^18 against CUB's radix sort's 11.4 / 12.5 / 60 (in place, plus 7 us for
-  // the copy back), and 99 us at 2^20 against 80. Pairs alike (62 against 71 us at 2^18).
-  static constexpr sort_tuning tuning{index_t{1} << 19, 0, 0};
+  // H200 (bench): the merge sort took 10.5 / 12.5 / 54 us at 2^10 / 2^12 / 2^18 int32 keys
+  // against CUB's radix sort's 11.4 / 12.5 / 60 (in place, plus 7 us for the copy back); pairs
+  // alike (62 against 71 us at 2^18), and radix pairs won from 2^20. Since small merge passes
+  // find their own splits (5256577), keys of 4 bytes merge-sort faster up to 2^22 (69 against 79
+  // us at 2^20, 1.48x against 1.25x CUB's merge sort at 2^22; radix 1.89x against 1.47x at 2^24).
+  static constexpr sort_tuning tuning{std::is_void_v<Val> && sizeof(Key) <= 4 ? index_t{1} << 23 : index_t{1} << 19, 0,
+                                      0};
 };
 
 }  // namespace mergepath
