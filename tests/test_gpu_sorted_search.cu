@@ -232,6 +232,24 @@ TYPED_TEST(GpuSortedSearchKeys, MainKindsMatchTheOracle) {
   }
 }
 
+// Plain bounds of a into b (lower bounds as 64-bit, upper bounds as 32-bit) for every distribution
+// of these shapes; with short_search, the short form's upper bounds too.
+template <class Policy, class Key, class Comp>
+void check_plain_bounds(const std::vector<shape>& shapes, Comp comp, bool short_search) {
+  mergepath::cuda_context ctx;
+  for (const search_case& c : search_cases(shapes)) {
+    SCOPED_TRACE(c.name());
+    merge_input<Key> in = make_search_input<Key>(c, comp);
+    search_oracle expect = sorted_search_oracle(in, comp);
+    device_input<Key> d(in);
+    ASSERT_NO_FATAL_FAILURE(
+        (check_gpu_search<Policy, bounds::lower, search::index, search::none>(ctx, d, expect, comp)));
+    ASSERT_NO_FATAL_FAILURE(
+        (check_gpu_search<Policy, bounds::upper, search::index, search::none, std::int32_t>(ctx, d, expect, comp)));
+    if (short_search) ASSERT_NO_FATAL_FAILURE(check_gpu_short_search<bounds::upper>(ctx, d, expect, comp));
+  }
+}
+
 // A few needles in a long b (b_count at least needle_search_ratio times a_count) are searched one
 // at a time through samples of b: shapes either side of the ratio, b short (every key a sample)
 // and long (windows between samples, the last one ragged); 64- and 32-bit bounds.
@@ -244,17 +262,7 @@ TYPED_TEST(GpuSortedSearchKeys, FewNeedlesInALongHaystack) {
   for (index_t b : {ratio, index_t{1000}, index_t{65537}, index_t{(1 << 20) + 3}})
     for (index_t a : {b / ratio - 1, b / ratio, b / ratio + 1, b / 256, index_t{1}})
       if (a > 0) shapes.push_back({a, b});
-  mergepath::cuda_context ctx;
-  for (const search_case& c : search_cases(shapes)) {
-    SCOPED_TRACE(c.name());
-    merge_input<Key> in = make_search_input<Key>(c, comp);
-    search_oracle expect = sorted_search_oracle(in, comp);
-    device_input<Key> d(in);
-    ASSERT_NO_FATAL_FAILURE((check_gpu_search<void, bounds::lower, search::index, search::none>(ctx, d, expect, comp)));
-    ASSERT_NO_FATAL_FAILURE(
-        (check_gpu_search<void, bounds::upper, search::index, search::none, std::int32_t>(ctx, d, expect, comp)));
-    ASSERT_NO_FATAL_FAILURE(check_gpu_short_search<bounds::upper>(ctx, d, expect, comp));
-  }
+  ASSERT_NO_FATAL_FAILURE((check_plain_bounds<void, Key>(shapes, comp, true)));
 }
 
 // The default tuning, with b's tiles at any size of b (not only beyond L2).
@@ -282,17 +290,7 @@ TYPED_TEST(GpuSortedSearchKeys, NeedlesByTilesOfALongHaystack) {
   for (index_t b : {tile - 1, tile, tile + 1, 5 * tile + 3, index_t{200003}})
     for (index_t a : {b / ratio - 1, b / ratio, b / ratio + 1, b / 40, b / tuning.needle_search_ratio + 1})
       if (a > 0) shapes.push_back({a, b});
-  mergepath::cuda_context ctx;
-  for (const search_case& c : search_cases(shapes)) {
-    SCOPED_TRACE(c.name());
-    merge_input<Key> in = make_search_input<Key>(c, comp);
-    search_oracle expect = sorted_search_oracle(in, comp);
-    device_input<Key> d(in);
-    ASSERT_NO_FATAL_FAILURE(
-        (check_gpu_search<Policy, bounds::lower, search::index, search::none>(ctx, d, expect, comp)));
-    ASSERT_NO_FATAL_FAILURE(
-        (check_gpu_search<Policy, bounds::upper, search::index, search::none, std::int32_t>(ctx, d, expect, comp)));
-  }
+  ASSERT_NO_FATAL_FAILURE((check_plain_bounds<Policy, Key>(shapes, comp, false)));
 }
 
 // ---------------------------------------------------------------------------------------------
