@@ -428,12 +428,15 @@ struct locality_case {
   }
 };
 
-// Every size times: noise 25 (the seed's), noise 2000 (across many tiles), every distribution.
+// Every size times: noise 25 (the seed's), 60 and 150 (the blocksort's odd-even rounds sort some
+// tiles and give up on others, block::sort_near_sorted_tile_in_shared), noise 2000 (across many
+// tiles), every distribution.
 inline std::vector<locality_case> locality_cases(const std::vector<index_t>& sizes) {
   ::testing::Test::RecordProperty("MERGEPATH_TEST_SEED", std::to_string(base_seed()));
   std::vector<locality_case> cases;
   for (index_t n : sizes) {
-    for (index_t noise : {25, 2000}) cases.push_back({n, distribution::uniform, noise, case_seed({n, noise, 31})});
+    for (index_t noise : {25, 60, 150, 2000})
+      cases.push_back({n, distribution::uniform, noise, case_seed({n, noise, 31})});
     for (distribution d : all_distributions()) cases.push_back({n, d, 0, case_seed({n, static_cast<int>(d), 32})});
   }
   return cases;

@@ -119,7 +119,8 @@ __global__ void __launch_bounds__(Policy::tuning.blocksort.block_threads, Policy
       run_heads[blockIdx.x] = heads;
     }
   } else {
-    block::sort_tile_in_shared<threads, items>(keys, shared_values, tile_count, comp);
+    block::sort_near_sorted_tile_in_shared<threads, items>(keys, shared_values, tile_count,
+                                                           Policy::tuning.locality_rounds, comp);
   }
   block::store_shared_to_global<threads, items>(keys, tile_count, out.keys + begin);
   if constexpr (has_values) block::store_shared_to_global<threads, items>(values, tile_count, out.vals + begin);

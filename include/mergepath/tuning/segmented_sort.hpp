@@ -17,6 +17,11 @@ struct segmented_sort_tuning {
   merge_tuning merge;
   // Blocks per SM of the persistent grid that serves each pass's work queues.
   int queue_blocks_per_sm = 8;
+  // locality_sort's blocksort: odd-even rounds of neighbouring runs, at most this many, before
+  // it falls back to the tree rounds (block::sort_near_sorted_tile_in_shared). Keys a few runs
+  // from their places take about as many rounds; a tile with runs this many + 1 apart out of
+  // order takes the tree at once. 0: the tree rounds only.
+  int locality_rounds = 6;
 
   constexpr bool tiles_nest() const { return blocksort.tile_items() % merge.tile_items() == 0; }
 };
@@ -24,7 +29,7 @@ struct segmented_sort_tuning {
 inline std::ostream& operator<<(std::ostream& os, const segmented_sort_tuning& t) {
   return os << "{blocksort {block_threads " << t.blocksort.block_threads << ", items_per_thread "
             << t.blocksort.items_per_thread << "}, merge " << t.merge << ", queue_blocks_per_sm "
-            << t.queue_blocks_per_sm << "}";
+            << t.queue_blocks_per_sm << ", locality_rounds " << t.locality_rounds << "}";
 }
 
 // Defaults, measured on an H200 at 2^26 int32 keys (bench/NOTES.md). The merge tiles are half
@@ -39,7 +44,7 @@ constexpr segmented_sort_tuning segmented_sort_tuning_for(int arch, std::size_t 
   merge.chunked_max_tiles = 0;
   merge.stages = 1;
   blocksort_tuning blocksort{(value_bytes == 0 ? 4 : 2) * merge.block_threads, merge.items_per_thread, 1024};
-  return {blocksort, merge, 8};
+  return {blocksort, merge, 8, 6};
 }
 
 // A policy names a tuning at compile time; pass your own to the _tuned forms to override it.
