@@ -21,25 +21,6 @@ namespace block {
 template <int ItemsPerThread>
 constexpr int sort_padding = ItemsPerThread + 1;
 
-// keys[0, count) holds sorted runs of `width` = ItemsPerThread * pair_threads / 2 keys (the
-// last may be shorter). Each thread produces the ItemsPerThread outputs [ItemsPerThread * t, ...)
-// of merging the runs pairwise (run 2r with run 2r + 1, in place): out[i] is the key, source[i]
-// where it came from in keys. Outputs past count are unspecified.
-template <int ItemsPerThread, class T, class Comp>
-__device__ void merge_runs_in_shared(const T* keys, int count, int pair_threads, T (&out)[ItemsPerThread],
-                                     int (&source)[ItemsPerThread], Comp comp) {
-  const int width = ItemsPerThread * pair_threads / 2;
-  int first = ItemsPerThread * static_cast<int>(threadIdx.x);
-  // The pair's first thread (pair_threads is a power of two: no division).
-  int a0 = ItemsPerThread * (static_cast<int>(threadIdx.x) & -pair_threads);
-  int a_count = detail::min_of(detail::max_of(count - a0, 0), width);
-  int b_count = detail::min_of(detail::max_of(count - a0 - width, 0), width);
-  int diag = detail::min_of(first - a0, a_count + b_count);
-  int split = merge_path(keys + a0, a_count, keys + a0 + width, b_count, diag, comp);
-  serial_merge_n<ItemsPerThread>(keys, a0 + split, a0 + a_count, a0 + width + diag - split, a0 + width + b_count, out,
-                                 source, comp);
-}
-
 // Each thread sorts its ItemsPerThread keys of keys[0, count) (and values) in registers and
 // stores them back: sorted runs of ItemsPerThread. Starts and ends with a barrier: the tile must
 // be visible to the block on entry, and the runs are on return.
@@ -69,64 +50,25 @@ __device__ void sort_thread_runs_in_shared(Key* keys, Values values, int count, 
   __syncthreads();
 }
 
-// The tree rounds over keys[0, count)'s sorted runs of ItemsPerThread (each thread's): runs
-// merged pairwise, doubling them, until the tile is one run. Ends with a barrier.
-template <int BlockThreads, int ItemsPerThread, class Key, class Values, class Comp>
-__device__ void merge_runs_by_tree(Key* keys, Values values, int count, Comp comp) {
-  static_assert((BlockThreads & (BlockThreads - 1)) == 0, "the block merges runs pairwise: a power of two threads");
+// One round of merges of neighbouring runs of keys[0, count): this thread's ItemsPerThread
+// outputs of merging the runs at a0 and a0 + width (each width keys; the second may be short or
+// empty), stored back in place with their values. A thread with merges false keeps its keys (and
+// reads nothing). Outputs past count are unspecified. Every thread calls it; it ends with a
+// barrier.
+template <int ItemsPerThread, class Key, class Values, class Comp>
+__device__ void merge_pair_round(Key* keys, Values values, int count, int a0, int width, bool merges, Comp comp) {
   constexpr bool has_values = !std::is_same_v<Values, std::nullptr_t>;
   constexpr int items = ItemsPerThread;
   const int first = items * static_cast<int>(threadIdx.x);
-  for (int pair_threads = 2; pair_threads <= BlockThreads; pair_threads *= 2) {
-    Key thread_keys[items];
-    int source[items];
-    merge_runs_in_shared(keys, count, pair_threads, thread_keys, source, comp);
-    if constexpr (has_values) {
-      std::remove_reference_t<decltype(values[0])> thread_values[items];
-      MERGEPATH_UNROLL
-      for (int i = 0; i < items; ++i) thread_values[i] = values[source[i]];
-      __syncthreads();
-      MERGEPATH_UNROLL
-      for (int i = 0; i < items; ++i) values[first + i] = thread_values[i];
-    } else {
-      __syncthreads();
-    }
-    MERGEPATH_UNROLL
-    for (int i = 0; i < items; ++i) keys[first + i] = thread_keys[i];
-    __syncthreads();
-  }
-}
-
-// Sorts keys[0, count) (count <= BlockThreads * ItemsPerThread) in shared memory, stably, moving
-// values[i] with keys[i] (Values = std::nullptr_t for keys only). Both buffers hold the tile plus
-// sort_padding slots. Starts and ends with a barrier: the tile must be visible to the block on
-// entry, and it is sorted and visible on return.
-template <int BlockThreads, int ItemsPerThread, class Key, class Values, class Comp>
-__device__ void sort_tile_in_shared(Key* keys, Values values, int count, Comp comp) {
-  sort_thread_runs_in_shared<BlockThreads, ItemsPerThread>(keys, values, count, comp);
-  merge_runs_by_tree<BlockThreads, ItemsPerThread>(keys, values, count, comp);
-}
-
-// One round of pairwise merges of keys[0, count)'s runs: each thread's ItemsPerThread outputs of
-// merging the pair its run belongs to, run a_run with run a_run + 1 (each run_width keys, the
-// last shorter), stored back in place with their values. Threads whose pair has no second run
-// (or no first, a_run < 0) keep their keys. Every thread calls it; it ends with a barrier.
-template <int BlockThreads, int ItemsPerThread, class Key, class Values, class Comp>
-__device__ void merge_pair_round(Key* keys, Values values, int count, int a_run, int run_width, Comp comp) {
-  constexpr bool has_values = !std::is_same_v<Values, std::nullptr_t>;
-  constexpr int items = ItemsPerThread;
-  const int first = items * static_cast<int>(threadIdx.x);
-  const int a0 = a_run * run_width;
-  const bool merges = a_run >= 0 && a0 + run_width < count;
   Key thread_keys[items];
   int source[items];
   if (merges) {
-    const int a_count = run_width;
-    const int b_count = detail::min_of(count - a0 - run_width, run_width);
+    const int a_count = detail::min_of(detail::max_of(count - a0, 0), width);
+    const int b_count = detail::min_of(detail::max_of(count - a0 - width, 0), width);
     const int diag = detail::min_of(first - a0, a_count + b_count);
-    const int split = merge_path(keys + a0, a_count, keys + a0 + run_width, b_count, diag, comp);
-    serial_merge_n<items>(keys, a0 + split, a0 + a_count, a0 + run_width + diag - split, a0 + run_width + b_count,
-                          thread_keys, source, comp);
+    const int split = merge_path(keys + a0, a_count, keys + a0 + width, b_count, diag, comp);
+    serial_merge_n<items>(keys, a0 + split, a0 + a_count, a0 + width + diag - split, a0 + width + b_count, thread_keys,
+                          source, comp);
   }
   if constexpr (has_values) {
     std::remove_reference_t<decltype(values[0])> thread_values[items];
@@ -147,6 +89,28 @@ __device__ void merge_pair_round(Key* keys, Values values, int count, int a_run,
     for (int i = 0; i < items; ++i) keys[first + i] = thread_keys[i];
   }
   __syncthreads();
+}
+
+// The tree rounds over keys[0, count)'s sorted runs of ItemsPerThread (each thread's): runs
+// merged pairwise, doubling them, until the tile is one run. Ends with a barrier.
+template <int BlockThreads, int ItemsPerThread, class Key, class Values, class Comp>
+__device__ void merge_runs_by_tree(Key* keys, Values values, int count, Comp comp) {
+  static_assert((BlockThreads & (BlockThreads - 1)) == 0, "the block merges runs pairwise: a power of two threads");
+  const int tid = static_cast<int>(threadIdx.x);
+  // The pair's first thread: pair_threads is a power of two, so no division.
+  for (int pair_threads = 2; pair_threads <= BlockThreads; pair_threads *= 2)
+    merge_pair_round<ItemsPerThread>(keys, values, count, ItemsPerThread * (tid & -pair_threads),
+                                     ItemsPerThread * pair_threads / 2, true, comp);
+}
+
+// Sorts keys[0, count) (count <= BlockThreads * ItemsPerThread) in shared memory, stably, moving
+// values[i] with keys[i] (Values = std::nullptr_t for keys only). Both buffers hold the tile plus
+// sort_padding slots. Starts and ends with a barrier: the tile must be visible to the block on
+// entry, and it is sorted and visible on return.
+template <int BlockThreads, int ItemsPerThread, class Key, class Values, class Comp>
+__device__ void sort_tile_in_shared(Key* keys, Values values, int count, Comp comp) {
+  sort_thread_runs_in_shared<BlockThreads, ItemsPerThread>(keys, values, count, comp);
+  merge_runs_by_tree<BlockThreads, ItemsPerThread>(keys, values, count, comp);
 }
 
 // sort_tile_in_shared for a tile whose keys lie near their sorted places (locality_sort): after
@@ -171,7 +135,8 @@ __device__ void sort_near_sorted_tile_in_shared(Key* keys, Values values, int co
   for (int round = 0; near && round < max_rounds; ++round) {
     if (!__syncthreads_or(starts_before_end(1))) return;
     const int parity = round & 1;
-    merge_pair_round<BlockThreads, ItemsPerThread>(keys, values, count, ((tid - parity) & ~1) + parity, items, comp);
+    const int a_run = ((tid - parity) & ~1) + parity;  // runs 2p + parity and 2p + parity + 1
+    merge_pair_round<items>(keys, values, count, items * a_run, items, a_run >= 0 && items * (a_run + 1) < count, comp);
   }
   if (near && !__syncthreads_or(starts_before_end(1))) return;
   merge_runs_by_tree<BlockThreads, ItemsPerThread>(keys, values, count, comp);
