@@ -131,14 +131,14 @@ __device__ void sort_near_sorted_tile_in_shared(Key* keys, Values values, int co
     const int next = last + 1 + items * (ahead - 1);
     return last < count && next < count && comp(keys[next], keys[last]);
   };
-  bool near = __syncthreads_or(starts_before_end(max_rounds + 1)) == 0;
-  for (int round = 0; near && round < max_rounds; ++round) {
+  const bool in_reach = __syncthreads_or(starts_before_end(max_rounds + 1)) == 0;
+  for (int round = 0; in_reach && round < max_rounds; ++round) {
     if (!__syncthreads_or(starts_before_end(1))) return;
     const int parity = round & 1;
     const int a_run = ((tid - parity) & ~1) + parity;  // runs 2p + parity and 2p + parity + 1
     merge_pair_round<items>(keys, values, count, items * a_run, items, a_run >= 0 && items * (a_run + 1) < count, comp);
   }
-  if (near && !__syncthreads_or(starts_before_end(1))) return;
+  if (in_reach && !__syncthreads_or(starts_before_end(1))) return;
   merge_runs_by_tree<BlockThreads, ItemsPerThread>(keys, values, count, comp);
 }
 
