@@ -133,8 +133,9 @@ TEST(HostSetOperationsUnchecked, UnsortedInputStaysInBounds) {
 
 // The GPU tile kernel's walk (set_operation_merge_n), run here as its blocks would: tiles cut at
 // set_path points one short of the keys they hold, each tile cut into threads' shares by
-// merge_path, each share merged in a fixed number of steps from a padded buffer. What the shares
-// keep, in order, must be std::set_*'s output, copies included (tagged keys).
+// merge_path (ties ordered as set_merge_order says), each share merged in a fixed number of steps
+// from a padded buffer. What the shares keep, in order, must be std::set_*'s output, copies
+// included (tagged keys).
 template <set_op Op, int Items>
 std::vector<tagged> tiled_merge_walk(const std::vector<tagged>& a, const std::vector<tagged>& b, int threads) {
   const tagged_less comp;
@@ -154,7 +155,7 @@ std::vector<tagged> tiled_merge_walk(const std::vector<tagged>& a, const std::ve
     const tagged* tb = buffer.data() + a_count;
     for (int t = 0; t < threads; ++t) {
       const int d = std::min(t * Items, a_count + b_count);
-      const int i = mergepath::merge_path(ta, a_count, tb, b_count, d, comp);
+      const int i = mergepath::merge_path<mergepath::set_merge_order(Op)>(ta, a_count, tb, b_count, d, comp);
       tagged out[Items];
       int source[Items];
       const unsigned bits = mergepath::set_operation_merge_n<Op, Items>(ta, a_count, tb, b_count, i, d - i, out, source, comp);

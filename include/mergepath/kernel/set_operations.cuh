@@ -40,15 +40,15 @@ struct store_set_split {
 
 // One tile per block, in one pass: a later tile's runs asked into L2 (prefetch_distance tiles
 // ahead), the tile's keys in shared memory (16-byte copies where the runs allow), a merge_path
-// split per thread, each thread's share merged into registers with a bit of whether each step
-// keeps its key (set_operation_merge_n: no run searches but one at the share's start), a block
-// scan of the threads' counts whose prefix comes from the tiles before (look-back), then the
-// tile's output compacted in shared memory and stored coalesced. Keys-only, the kept keys are
-// staged over the tile's keys, placed so that they leave in 16-byte pieces; by key, where each
-// came from, for its value. A tile holds at most threads x items keys (tiles are spaced one less
-// apart, set_operation_tuning::tile_span), so each thread merges exactly items. The last tile
-// writes the total. For any data nothing outside a, b, shared memory and out[0, capacity) is
-// touched.
+// split per thread (ties ordered as set_merge_order says), each thread's share merged into
+// registers with a bit of whether each step keeps its key (set_operation_merge_n: no run
+// searches but one at the share's start), a block scan of the threads' counts whose prefix comes
+// from the tiles before (look-back), then the tile's output compacted in shared memory and stored
+// coalesced. Keys-only, the kept keys are staged over the tile's keys, placed so that they leave
+// in 16-byte pieces; by key, where each came from, for its value. A tile holds at most threads x
+// items keys (tiles are spaced one less apart, set_operation_tuning::tile_span), so each thread
+// merges exactly items. The last tile writes the total. For any data nothing outside a, b,
+// shared memory and out[0, capacity) is touched.
 template <class Policy, set_op Op, class AKeys, class AVals, class BKeys, class BVals, class OutKeys, class OutVals,
           class Comp>
 __global__ void __launch_bounds__(Policy::tuning.block_threads, Policy::tuning.min_blocks)
@@ -101,7 +101,7 @@ __global__ void __launch_bounds__(Policy::tuning.block_threads, Policy::tuning.m
   const Key* a = keys + runs.a_pos;
   const Key* b = keys + runs.b_pos;
   const int diag = detail::min_of(static_cast<int>(threadIdx.x) * items, a_count + b_count);
-  const int i = merge_path<bounds::lower>(a, a_count, b, b_count, diag, comp);
+  const int i = merge_path<set_merge_order(Op)>(a, a_count, b, b_count, diag, comp);
   Key out[items];
   int source[items];
   unsigned kept = set_operation_merge_n<Op, items>(a, a_count, b, b_count, i, diag - i, out, source, comp);

@@ -144,12 +144,23 @@ MERGEPATH_HD Index serial_set_operation(AIt a, Index i, Index a_end, BIt b, Inde
   return emitted;
 }
 
-// The same walk seen as the stable merge of a and b (ties take a): in merge order a run of
-// equivalent keys is a's m copies, then b's n copies, and the walk pairs a's r-th copy with b's
-// r-th. So a step of the merge knows its fate from its run's start alone: a's copy of rank r is
-// paired while b holds an r-th copy (b[i - run_offset], read ahead), b's copy of rank r while
-// r < m (i - j > run_offset), where run_offset = (a's run start) - (b's run start). Kept elements
-// come out in the walk's order. This makes a GPU thread's share a plain merge (merge_path
+// The order a share's merge takes equivalent keys in (below): b's copies first for intersection
+// and difference, whose output is a's copies, so that a's copy of rank r comes out after every
+// copy b has and knows on the spot whether b holds an r-th; a's first for union, whose extras
+// from b then know a's count. Symmetric difference keeps extras of both sides, so one side looks
+// ahead either way.
+MERGEPATH_HD constexpr bounds set_merge_order(set_op op) {
+  return op == set_op::intersection || op == set_op::difference ? bounds::upper : bounds::lower;
+}
+
+// The same walk seen as a stable merge of a and b, ties ordered as set_merge_order(Op) says. A run
+// of equivalent keys then comes out as one side's copies, then the other's, and the walk pairs
+// a's r-th copy with b's r-th. So a step knows its fate from where its run began, run_offset =
+// (a's run start) - (b's run start), set at every key change: with a first, b's copy of rank r
+// is an extra while r >= m (i - j <= run_offset); with b first, a's copy of rank r has a partner
+// while r < n (i - j < run_offset). Symmetric difference (a first) asks for a's copy whether
+// b[i - run_offset] exists and is equivalent (one look-ahead load). Kept elements come out in the
+// walk's order. This makes a GPU thread's share a plain merge (merge_path<set_merge_order(Op)>
 // splits, no run searches but one at its start), cheaper a step than the walk's two comparisons.
 //
 // Merges Count steps of a[0, a_count) and b[0, b_count) from (i, j) into registers: out[k] the
@@ -162,28 +173,33 @@ template <set_op Op, int Count, class T, class Comp>
 MERGEPATH_HD unsigned set_operation_merge_n(const T* a, int a_count, const T* b, int b_count, int i, int j,
                                             T (&out)[Count], int (&source)[Count], Comp comp) {
   static_assert(Count <= 32, "set_operation_merge_n: the kept steps fit a 32-bit mask");
+  constexpr bool b_first = set_merge_order(Op) == bounds::upper;
+  // a moves past a_count only once b is exhausted; b never moves past b_count.
+  auto takes_a = [&](const T& a_key, const T& b_key) {
+    return j >= b_count || (i < a_count && (b_first ? comp(a_key, b_key) : !comp(b_key, a_key)));
+  };
   T a_key = a[i], b_key = b[j];
-  const int b_last = detail::max_of(b_count - 1, 0);
   // The run the first step lies in may have begun before (i, j).
-  const bool first_a = j >= b_count || (i < a_count && !comp(b_key, a_key));
-  const T first = first_a ? a_key : b_key;  // a copy: a reference would put both keys in local memory
+  const T first = takes_a(a_key, b_key) ? a_key : b_key;  // a copy: a reference would put both keys in local memory
   int run_offset = detail::run_start_before(a, i, first, comp) - detail::run_start_before(b, j, first, comp);
   unsigned kept = 0;
   MERGEPATH_UNROLL
   for (int k = 0; k < Count; ++k) {
-    // a moves past a_count only once b is exhausted; b never moves past b_count.
-    const bool take_a = j >= b_count || (i < a_count && !comp(b_key, a_key));
+    const bool take_a = takes_a(a_key, b_key);
     const T key = take_a ? a_key : b_key;
     if (k > 0 && comp(out[k - 1], key)) run_offset = i - j;  // a new run starts here
     bool keep;
     if constexpr (Op == set_op::union_) {
       keep = take_a || i - j <= run_offset;
+    } else if constexpr (Op == set_op::intersection) {
+      keep = take_a && i - j < run_offset;
+    } else if constexpr (Op == set_op::difference) {
+      keep = take_a && i - j >= run_offset;
     } else {
       const int partner = i - run_offset;  // b's copy of a_key's rank, if any
       const bool paired = partner >= 0 && partner < b_count &&
-                          !comp(a_key, b[detail::min_of(detail::max_of(partner, 0), b_last)]);
-      const bool a_keeps = paired ? detail::keeps_pair(Op) : detail::keeps_a_only(Op);
-      keep = take_a ? a_keeps : detail::keeps_b_only(Op) && i - j <= run_offset;
+                          !comp(a_key, b[detail::min_of(detail::max_of(partner, 0), detail::max_of(b_count - 1, 0))]);
+      keep = take_a ? !paired : i - j <= run_offset;
     }
     out[k] = key;
     source[k] = take_a ? i : ~j;
