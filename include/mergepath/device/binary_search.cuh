@@ -88,12 +88,14 @@ void sort_then_search(cuda_context& ctx, NeedleIt needles, index_t needle_count,
     cub::DoubleBuffer<Index> position_buffers(sorted_positions, spare_positions);
     cub::DoubleBuffer<Index> bound_buffers(bound.data(), bound_alt.data());
     const int low_bit = detail::max_of(0, position_bits - 16);
-    std::size_t bytes = 0;
-    MERGEPATH_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, bytes, position_buffers, bound_buffers, needle_count,
-                                                         low_bit, position_bits, ctx.stream()));
-    auto temp = ctx.allocate<unsigned char>(static_cast<index_t>(bytes));
-    MERGEPATH_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(temp.data(), bytes, position_buffers, bound_buffers,
-                                                         needle_count, low_bit, position_bits, ctx.stream()));
+    with_cub_item_count(needle_count, [&](auto n) {
+      std::size_t bytes = 0;
+      MERGEPATH_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, bytes, position_buffers, bound_buffers, n, low_bit,
+                                                           position_bits, ctx.stream()));
+      auto temp = ctx.allocate<unsigned char>(static_cast<index_t>(bytes));
+      MERGEPATH_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(temp.data(), bytes, position_buffers, bound_buffers, n,
+                                                           low_bit, position_bits, ctx.stream()));
+    });
     scatter_positions = position_buffers.Current();
     scatter_bounds = bound_buffers.Current();
   }
