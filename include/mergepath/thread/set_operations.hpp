@@ -9,6 +9,7 @@
 #include "../error.hpp"
 #include "../functional.hpp"
 #include "merge_path.hpp"
+#include "serial_search.hpp"
 
 namespace mergepath {
 
@@ -173,19 +174,18 @@ template <set_op Op, int Count, class T, class Comp>
 MERGEPATH_HD unsigned set_operation_merge_n(const T* a, int a_count, const T* b, int b_count, int i, int j,
                                             T (&out)[Count], int (&source)[Count], Comp comp) {
   static_assert(Count <= 32, "set_operation_merge_n: the kept steps fit a 32-bit mask");
-  constexpr bool b_first = set_merge_order(Op) == bounds::upper;
-  // a moves past a_count only once b is exhausted; b never moves past b_count.
-  auto takes_a = [&](const T& a_key, const T& b_key) {
-    return j >= b_count || (i < a_count && (b_first ? comp(a_key, b_key) : !comp(b_key, a_key)));
-  };
+  constexpr bounds order = set_merge_order(Op);
   T a_key = a[i], b_key = b[j];
+  [[maybe_unused]] const int b_last = detail::max_of(b_count - 1, 0);  // symmetric difference's look-ahead
   // The run the first step lies in may have begun before (i, j).
-  const T first = takes_a(a_key, b_key) ? a_key : b_key;  // a copy: a reference would put both keys in local memory
+  const bool first_a = j >= b_count || (i < a_count && takes_a<order>(a_key, b_key, comp));
+  const T first = first_a ? a_key : b_key;  // a copy: a reference would put both keys in local memory
   int run_offset = detail::run_start_before(a, i, first, comp) - detail::run_start_before(b, j, first, comp);
   unsigned kept = 0;
   MERGEPATH_UNROLL
   for (int k = 0; k < Count; ++k) {
-    const bool take_a = takes_a(a_key, b_key);
+    // a moves past a_count only once b is exhausted; b never moves past b_count.
+    const bool take_a = j >= b_count || (i < a_count && takes_a<order>(a_key, b_key, comp));
     const T key = take_a ? a_key : b_key;
     if (k > 0 && comp(out[k - 1], key)) run_offset = i - j;  // a new run starts here
     bool keep;
@@ -197,9 +197,10 @@ MERGEPATH_HD unsigned set_operation_merge_n(const T* a, int a_count, const T* b,
       keep = take_a && i - j >= run_offset;
     } else {
       const int partner = i - run_offset;  // b's copy of a_key's rank, if any
-      const bool paired = partner >= 0 && partner < b_count &&
-                          !comp(a_key, b[detail::min_of(detail::max_of(partner, 0), detail::max_of(b_count - 1, 0))]);
-      keep = take_a ? !paired : i - j <= run_offset;
+      const bool paired =
+          partner >= 0 && partner < b_count && !comp(a_key, b[detail::min_of(detail::max_of(partner, 0), b_last)]);
+      const bool a_keeps = paired ? detail::keeps_pair(Op) : detail::keeps_a_only(Op);
+      keep = take_a ? a_keeps : detail::keeps_b_only(Op) && i - j <= run_offset;
     }
     out[k] = key;
     source[k] = take_a ? i : ~j;
