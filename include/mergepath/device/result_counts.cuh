@@ -1,6 +1,6 @@
-// Counts a GPU call returns to the host (a set operation's size, a join's rows): a one-thread
-// kernel stores them to the context's mapped result words, and the host waits for those words
-// alone, not for the work queued after them.
+// Counts a GPU call returns to the host (a set operation's size, a join's rows): the kernel that
+// knows them, or a one-thread kernel after it, stores them to the context's mapped result words,
+// and the host waits for those words alone, not for the work queued after them.
 #pragma once
 
 #include <cstdint>
@@ -12,16 +12,28 @@
 namespace mergepath {
 namespace kernel {
 
-// words[0] = *value, words[1] = *second (0 when second is null), then words[2] = sequence: a count the
-// host waits for (cuda_context::wait_for_result_word). A template only to live in a header.
+// Where a kernel publishes counts for the host: the context's mapped result words and the
+// sequence the host waits for (device::reserve_counts).
+struct count_words {
+  std::uint64_t* words;
+  std::uint64_t sequence;
+};
+
+// words[0] = value, words[1] = second, then words[2] = sequence: the host reads the counts once
+// it sees the sequence. One thread calls it.
+__device__ inline void store_counts(const count_words& to, index_t value, index_t second) {
+  to.words[0] = static_cast<std::uint64_t>(value);
+  to.words[1] = static_cast<std::uint64_t>(second);
+  __threadfence_system();  // the counts reach the host before the sequence does
+  *static_cast<volatile std::uint64_t*>(to.words + 2) = to.sequence;
+}
+
+// store_counts of *value and *second (0 when second is null), for counts that live in device
+// memory. A template only to live in a header.
 template <int = 0>
 __global__ void __launch_bounds__(32)
-    publish_counts_kernel(const index_t* value, const index_t* second, std::uint64_t* words, std::uint64_t sequence) {
-  if (threadIdx.x != 0) return;
-  words[0] = static_cast<std::uint64_t>(*value);
-  words[1] = second ? static_cast<std::uint64_t>(*second) : 0;
-  __threadfence_system();  // the counts reach the host before the sequence does
-  *static_cast<volatile std::uint64_t*>(words + 2) = sequence;
+    publish_counts_kernel(const index_t* value, const index_t* second, count_words to) {
+  if (threadIdx.x == 0) store_counts(to, *value, second ? *second : 0);
 }
 
 }  // namespace kernel
@@ -31,15 +43,20 @@ namespace device {
 constexpr int result_counts_word = 3;  // words 0 .. 2 are sorted_search's match totals
 static_assert(result_counts_word + 3 <= cuda_context::mapped_word_count, "the context has the words");
 
-// Queues the publication of *value (and *second, when not null); returns the sequence to wait for.
-inline std::uint64_t publish_counts(cuda_context& ctx, const index_t* value, const index_t* second = nullptr) {
-  const std::uint64_t sequence = ctx.next_result_sequence();
-  detail::launch("publish_counts_kernel", kernel::publish_counts_kernel<>, 1, 32, 0, ctx.stream(), value, second,
-                 ctx.result_words().device + result_counts_word, sequence);
-  return sequence;
+// The words and a fresh sequence for a kernel that publishes its counts itself (store_counts);
+// wait for them with wait_for_counts(ctx, words.sequence).
+inline kernel::count_words reserve_counts(cuda_context& ctx) {
+  return {ctx.result_words().device + result_counts_word, ctx.next_result_sequence()};
 }
 
-// Waits for publish_counts' values and returns them (second is 0 where none was published).
+// Queues the publication of *value (and *second, when not null); returns the sequence to wait for.
+inline std::uint64_t publish_counts(cuda_context& ctx, const index_t* value, const index_t* second = nullptr) {
+  const kernel::count_words to = reserve_counts(ctx);
+  detail::launch("publish_counts_kernel", kernel::publish_counts_kernel<>, 1, 32, 0, ctx.stream(), value, second, to);
+  return to.sequence;
+}
+
+// Waits for the counts published with this sequence and returns them (second is 0 where none was published).
 inline std::pair<index_t, index_t> wait_for_counts(cuda_context& ctx, std::uint64_t sequence) {
   ctx.wait_for_result_word(result_counts_word + 2, sequence);
   const std::uint64_t* words = ctx.result_words().host + result_counts_word;

@@ -1,6 +1,6 @@
 // The set operations on a cuda_context (set_operations.hpp documents them): the merge's partition
-// pass storing the walk's points, then the one-pass tile kernel; the host waits for the
-// output count.
+// pass storing the walk's points, then the one-pass tile kernel, whose last tile publishes the
+// output count that the host waits for.
 #pragma once
 
 #include <cstddef>
@@ -39,26 +39,29 @@ index_t set_operation(cuda_context& ctx, AKeys a_keys, AVals a_vals, index_t a_c
   if (total == 0) return 0;
   const index_t num_tiles = detail::ceil_div<index_t>(total, tile_span);
   const index_t capacity = detail::set_output_capacity(Op, a_count, b_count);
-  auto splits = ctx.allocate<set_split<index_t>>(num_tiles + 1);
-  auto total_out = ctx.allocate<index_t>(1);
+  // The splits and the look-back status in one allocation: the host's work before the first
+  // launch is time the GPU idles.
   std::size_t state_bytes = 0;
   MERGEPATH_CUDA_CHECK(kernel::set_tile_state::AllocationSize(static_cast<int>(num_tiles), state_bytes));
-  auto state_storage = ctx.allocate<unsigned char>(static_cast<index_t>(state_bytes));
+  const std::size_t splits_bytes =
+      detail::ceil_div<std::size_t>(sizeof(set_split<index_t>) * (num_tiles + 1), 256) * 256;
+  auto storage = ctx.allocate<unsigned char>(static_cast<index_t>(splits_bytes + state_bytes));
+  auto* splits = reinterpret_cast<set_split<index_t>*>(storage.data());
   kernel::set_tile_state tile_state;
-  MERGEPATH_CUDA_CHECK(tile_state.Init(static_cast<int>(num_tiles), state_storage.data(), state_bytes));
+  MERGEPATH_CUDA_CHECK(tile_state.Init(static_cast<int>(num_tiles), storage.data() + splits_bytes, state_bytes));
+  const kernel::count_words total_out = reserve_counts(ctx);
   // The merge's partition pass (samples, then a search narrowed by them), each split moved to the
   // walk's point in the same kernel.
   auto samples = launch_merge_partition<bounds::lower, 1, default_partition_sample_bytes>(
       ctx, a_keys, a_count, b_keys, b_count, tile_span, num_tiles + 1,
-      kernel::store_set_split<AKeys, BKeys>{splits.data(), tile_state, num_tiles}, comp);
+      kernel::store_set_split<AKeys, BKeys>{splits, tile_state, num_tiles}, comp);
   detail::launch_dependent(
       "set_operation_tile_kernel",
       kernel::set_operation_tile_kernel<Policy, Op, AKeys, AVals, BKeys, BVals, OutKeys, OutVals, Comp>,
       static_cast<unsigned>(num_tiles), Policy::tuning.block_threads, 0, ctx.stream(), a_keys, a_vals, b_keys, b_vals,
-      static_cast<const set_split<index_t>*>(splits.data()), num_tiles, tile_state, total_out.data(), capacity,
-      out_keys, out_vals, prefetch_distance(ctx, Policy::tuning.prefetch_tiles_per_sm), comp);
-  const std::uint64_t sequence = publish_counts(ctx, total_out.data());
-  return detail::min_of(wait_for_counts(ctx, sequence).first, capacity);
+      static_cast<const set_split<index_t>*>(splits), num_tiles, tile_state, total_out, capacity, out_keys, out_vals,
+      prefetch_distance(ctx, Policy::tuning.prefetch_tiles_per_sm), comp);
+  return detail::min_of(wait_for_counts(ctx, total_out.sequence).first, capacity);
 }
 
 }  // namespace device

@@ -10,6 +10,7 @@
 #include <type_traits>
 
 #include "../detail/config.hpp"
+#include "../device/result_counts.cuh"
 #include "../thread/set_operations.hpp"
 #include "../tuning/set_operations.hpp"
 #include "merge.cuh"
@@ -47,13 +48,14 @@ struct store_set_split {
 // coalesced. Keys-only, the kept keys are staged over the tile's keys, placed so that they leave
 // in 16-byte pieces; by key, where each came from, for its value. A tile holds at most threads x
 // items keys (tiles are spaced one less apart, set_operation_tuning::tile_span), so each thread
-// merges exactly items. The last tile writes the total. For any data nothing outside a, b,
-// shared memory and out[0, capacity) is touched.
+// merges exactly items. The last tile publishes the total to the host as soon as its look-back
+// ends (no kernel after this one). For any data nothing outside a, b, shared memory and
+// out[0, capacity) is touched.
 template <class Policy, set_op Op, class AKeys, class AVals, class BKeys, class BVals, class OutKeys, class OutVals,
           class Comp>
 __global__ void __launch_bounds__(Policy::tuning.block_threads, Policy::tuning.min_blocks)
     set_operation_tile_kernel(AKeys a_keys, AVals a_vals, BKeys b_keys, BVals b_vals, const set_split<index_t>* splits,
-                              index_t num_tiles, set_tile_state tile_state, index_t* total, index_t capacity,
+                              index_t num_tiles, set_tile_state tile_state, count_words total, index_t capacity,
                               OutKeys out_keys, OutVals out_vals, index_t prefetch_distance, Comp comp) {
   constexpr int threads = Policy::tuning.block_threads;
   constexpr int items = Policy::tuning.items_per_thread;
@@ -121,7 +123,7 @@ __global__ void __launch_bounds__(Policy::tuning.block_threads, Policy::tuning.m
   if (threadIdx.x == 0) tile_out[0] = offset;
   if (threadIdx.x == threads - 1) {
     tile_out[1] = offset + count;
-    if (tile == num_tiles - 1) *total = offset + count;
+    if (tile == num_tiles - 1) store_counts(total, offset + count, 0);  // before the stores: the host goes on
   }
   __syncthreads();  // every walk is done: the tile's keys may be overwritten (keys-only)
   const index_t out_begin = tile_out[0];
