@@ -8,36 +8,9 @@
 
 #include "../context.hpp"
 #include "../error.hpp"
+#include "../kernel/result_counts.cuh"
 
 namespace mergepath {
-namespace kernel {
-
-// Where a kernel publishes counts for the host: the context's mapped result words and the
-// sequence the host waits for (device::reserve_counts).
-struct count_words {
-  std::uint64_t* words;
-  std::uint64_t sequence;
-};
-
-// words[0] = value, words[1] = second, then words[2] = sequence: the host reads the counts once
-// it sees the sequence. One thread calls it.
-__device__ inline void store_counts(const count_words& to, index_t value, index_t second) {
-  to.words[0] = static_cast<std::uint64_t>(value);
-  to.words[1] = static_cast<std::uint64_t>(second);
-  __threadfence_system();  // the counts reach the host before the sequence does
-  *static_cast<volatile std::uint64_t*>(to.words + 2) = to.sequence;
-}
-
-// store_counts of *value and *second (0 when second is null), for counts that live in device
-// memory. A template only to live in a header.
-template <int = 0>
-__global__ void __launch_bounds__(32)
-    publish_counts_kernel(const index_t* value, const index_t* second, count_words to) {
-  if (threadIdx.x == 0) store_counts(to, *value, second ? *second : 0);
-}
-
-}  // namespace kernel
-
 namespace device {
 
 constexpr int result_counts_word = 3;  // words 0 .. 2 are sorted_search's match totals
@@ -56,7 +29,8 @@ inline std::uint64_t publish_counts(cuda_context& ctx, const index_t* value, con
   return to.sequence;
 }
 
-// Waits for the counts published with this sequence and returns them (second is 0 where none was published).
+// Waits for the counts published with this sequence and returns them (second is 0 where none
+// was published).
 inline std::pair<index_t, index_t> wait_for_counts(cuda_context& ctx, std::uint64_t sequence) {
   ctx.wait_for_result_word(result_counts_word + 2, sequence);
   const std::uint64_t* words = ctx.result_words().host + result_counts_word;

@@ -10,10 +10,10 @@
 #include <type_traits>
 
 #include "../detail/config.hpp"
-#include "../device/result_counts.cuh"
 #include "../thread/set_operations.hpp"
 #include "../tuning/set_operations.hpp"
 #include "merge.cuh"
+#include "result_counts.cuh"
 
 namespace mergepath {
 namespace kernel {
