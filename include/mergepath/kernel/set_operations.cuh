@@ -111,26 +111,28 @@ __global__ void __launch_bounds__(Policy::tuning.block_threads, Policy::tuning.m
   if (steps < items) kept &= (1u << steps) - 1u;
   const int count = __popc(kept);
 
-  index_t offset = 0;  // where this thread's first kept element goes in the whole output
-  if (tile == 0) {
-    index_t tile_count = 0;
-    scan(scan_storage).ExclusiveSum(index_t{count}, offset, tile_count);
-    if (threadIdx.x == 0 && num_tiles > 1) tile_state.SetInclusive(0, tile_count);
-  } else {
-    tile_prefix prefix(tile_state, prefix_storage, plus<>{}, static_cast<int>(tile));
-    scan(scan_storage).ExclusiveSum(index_t{count}, offset, prefix);
-  }
-  if (threadIdx.x == 0) tile_out[0] = offset;
-  if (threadIdx.x == threads - 1) {
-    tile_out[1] = offset + count;
-    if (tile == num_tiles - 1) store_counts(total, offset + count, 0);  // before the stores: the host goes on
+  // The block's scan, then warp 0's look-back for the tiles before (CUB's block scan with the
+  // look-back as its prefix callback spilled 4-12 bytes of registers a thread).
+  index_t thread_offset = 0, tile_total = 0;  // thread_offset: where in the tile's output it starts
+  scan(scan_storage).ExclusiveSum(index_t{count}, thread_offset, tile_total);
+  if (threadIdx.x < 32) {
+    index_t prefix = 0;
+    if (tile > 0)
+      prefix = tile_prefix(tile_state, prefix_storage, plus<>{}, static_cast<int>(tile))(tile_total);
+    else if (threadIdx.x == 0 && num_tiles > 1)
+      tile_state.SetInclusive(0, tile_total);
+    if (threadIdx.x == 0) {
+      tile_out[0] = prefix;
+      tile_out[1] = prefix + tile_total;
+      if (tile == num_tiles - 1) store_counts(total, prefix + tile_total, 0);  // before the stores: the host goes on
+    }
   }
   __syncthreads();  // every walk is done: the tile's keys may be overwritten (keys-only)
   const index_t out_begin = tile_out[0];
   // Never past the capacity (unsorted input may make tiles overlap).
   const int tile_count = static_cast<int>(
       detail::min_of<index_t>(tile_out[1] - out_begin, detail::max_of<index_t>(capacity - out_begin, 0)));
-  int at = static_cast<int>(offset - out_begin);  // below room: each thread keeps at most items
+  int at = static_cast<int>(thread_offset);  // below room: each thread keeps at most items
   if constexpr (keys_only) {
     // Placed to agree with out modulo 16 bytes, so that the output leaves in 16-byte pieces.
     Key* staged = keys + block::address_residue<Key>(out_keys + out_begin);
