@@ -8,6 +8,7 @@
 #include <type_traits>
 
 #include "../context.hpp"
+#include "../detail/cub_item_count.hpp"
 #include "../error.hpp"
 #include "../functional.hpp"
 
@@ -23,17 +24,6 @@ constexpr bool radix_sortable = std::is_arithmetic_v<T> && !std::is_same_v<T, bo
 
 template <class Key, class Comp>
 constexpr bool radix_descending = std::is_same_v<Comp, greater<>> || std::is_same_v<Comp, greater<Key>>;
-
-// Calls f with count as CUB's item count. CUB takes its offset type from the count's: an int keeps
-// the 32-bit offsets (an int64 count cost SortPairs 11% at 2^20 and 4.5% at 2^26 on an H100), an
-// int64 one takes counts past 2^31.
-template <class F>
-void with_cub_item_count(index_t count, F f) {
-  if (count <= std::numeric_limits<std::int32_t>::max())
-    f(static_cast<std::int32_t>(count));
-  else
-    f(static_cast<std::int64_t>(count));
-}
 
 // One CUB radix sort over all of Key's bits: its size query, scratch from the context's pool, the
 // sort. Args are SortKeys' or SortPairs' arguments between the scratch and the item count. The

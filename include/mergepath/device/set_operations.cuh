@@ -7,6 +7,7 @@
 #include <cub/device/device_scan.cuh>
 
 #include "../context.hpp"
+#include "../detail/cub_item_count.hpp"
 #include "../error.hpp"
 #include "../functional.hpp"
 #include "../kernel/set_operations.cuh"
@@ -19,15 +20,18 @@
 namespace mergepath {
 namespace device {
 
-// out[0, count + 1) = the exclusive scan of in[0, count + 1), summed in 64 bits whatever in's type.
+// out[0, count + 1) = the exclusive scan of in[0, count + 1), summed in 64 bits whatever in's type
+// (32-bit offsets inside CUB where the count allows).
 template <class InIt, class OutIt>
 void exclusive_scan(cuda_context& ctx, InIt in, index_t count, OutIt out) {
-  std::size_t bytes = 0;
-  MERGEPATH_CUDA_CHECK(
-      cub::DeviceScan::ExclusiveScan(nullptr, bytes, in, out, plus<>{}, index_t{0}, count + 1, ctx.stream()));
-  auto temp = ctx.allocate<unsigned char>(static_cast<index_t>(bytes));
-  MERGEPATH_CUDA_CHECK(
-      cub::DeviceScan::ExclusiveScan(temp.data(), bytes, in, out, plus<>{}, index_t{0}, count + 1, ctx.stream()));
+  with_cub_item_count(count + 1, [&](auto items) {
+    std::size_t bytes = 0;
+    MERGEPATH_CUDA_CHECK(
+        cub::DeviceScan::ExclusiveScan(nullptr, bytes, in, out, plus<>{}, index_t{0}, items, ctx.stream()));
+    auto temp = ctx.allocate<unsigned char>(static_cast<index_t>(bytes));
+    MERGEPATH_CUDA_CHECK(
+        cub::DeviceScan::ExclusiveScan(temp.data(), bytes, in, out, plus<>{}, index_t{0}, items, ctx.stream()));
+  });
 }
 
 template <class Policy, set_op Op, class AKeys, class AVals, class BKeys, class BVals, class OutKeys, class OutVals,

@@ -125,7 +125,7 @@ void launch_b_tile_search(cuda_context& ctx, AIt a, index_t a_count, BIt b, inde
                            kernel::b_tile_search_kernel<threads, tile_keys, Bounds, AIt, BIt, AOut, Comp>,
                            static_cast<unsigned>(num_tiles), threads, 0, ctx.stream(), a, b, b_count,
                            static_cast<const index_t*>(firsts.data()), overflow, a_out, comp);
-  constexpr auto overflow_kernel = kernel::b_tile_overflow_kernel<threads, tile_keys, Bounds, AIt, BIt, AOut, Comp>;
+  constexpr auto overflow_kernel = kernel::b_tile_overflow_kernel<threads, Bounds, AIt, BIt, AOut, Comp>;
   const int per_sm = resident_blocks_per_sm<overflow_kernel>(ctx, threads, 0);
   detail::launch_dependent("b_tile_overflow_kernel", overflow_kernel,
                            static_cast<unsigned>(per_sm * ctx.props().multiProcessorCount), threads, 0, ctx.stream(), a,

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
 
 #include "../detail/config.hpp"
 #include "../functional.hpp"
@@ -38,12 +39,15 @@ MERGEPATH_HD bool goes_past(const T& element, const U& x, Comp comp) {
 // Branch-free halving: ceil(log2(count + 1)) loads whatever the data, each one's index known from
 // the last comparison alone. Reads only sorted[0, count), sorted or not.
 // The element is read as read(sorted, index, step), step = 0, 1, ... (the GPU kernel passes an
-// L2 hint by step); the overload below reads sorted[index].
-template <bounds Bounds = bounds::lower, class It, class T, class Comp, class Read>
-MERGEPATH_HD index_t binary_search_bound(It sorted, index_t count, const T& x, Comp comp, Read read) {
-  index_t base = 0;
+// L2 hint by step); the overload below reads sorted[index]. The arithmetic is in count's type: a
+// 32-bit count halves the instructions of a step (the GPU's needle search is bound by them where
+// its reads hit in cache).
+template <bounds Bounds = bounds::lower, class It, class Count, class T, class Comp, class Read>
+MERGEPATH_HD Count binary_search_bound(It sorted, Count count, const T& x, Comp comp, Read read) {
+  static_assert(std::is_integral_v<Count> && std::is_signed_v<Count>, "a signed count");
+  Count base = 0;
   for (int step = 0; count > 0; ++step) {
-    index_t half = count / 2;
+    Count half = count / 2;
     bool past = detail::goes_past<Bounds>(read(sorted, base + half, step), x, comp);
     base = past ? base + half + 1 : base;
     count = past ? count - half - 1 : half;
@@ -60,8 +64,8 @@ struct read_element {
 };
 }  // namespace detail
 
-template <bounds Bounds = bounds::lower, class It, class T, class Comp>
-MERGEPATH_HD index_t binary_search_bound(It sorted, index_t count, const T& x, Comp comp) {
+template <bounds Bounds = bounds::lower, class It, class Count, class T, class Comp>
+MERGEPATH_HD Count binary_search_bound(It sorted, Count count, const T& x, Comp comp) {
   return binary_search_bound<Bounds>(sorted, count, x, comp, detail::read_element{});
 }
 
