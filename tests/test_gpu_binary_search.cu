@@ -326,22 +326,32 @@ void check_evict_first_reads(mergepath::cuda_context& ctx, Comp comp) {
       converted<std::int64_t>(std_bounds<bounds::lower>(in.haystack, in.needles, comp));
   reusable_output<std::int64_t> out(c.needle_count);
   using key_ptr = const Key*;
-  std::int64_t* o = out.begin(c.needle_count);
-  mergepath::kernel::binary_search_kernel<bounds::lower, key_ptr, key_ptr, std::int64_t*, Comp>
-      <<<4, 256, 0, ctx.stream()>>>(d.needles.data(), c.needle_count, d.haystack.data(), c.haystack_count, o, comp, 0);
-  MERGEPATH_CUDA_CHECK(cudaGetLastError());
-  ctx.synchronize();
-  ASSERT_TRUE(guarded_equal(expected, out.download(c.needle_count))) << "binary_search_kernel";
+  // Both index types of each kernel: the 64-bit ones serve haystacks past 2^31 (trees past 2^30).
+  auto binary_with = [&](auto count) {
+    std::int64_t* o = out.begin(c.needle_count);
+    mergepath::kernel::binary_search_kernel<bounds::lower, decltype(count), key_ptr, key_ptr, std::int64_t*, Comp>
+        <<<4, 256, 0, ctx.stream()>>>(d.needles.data(), c.needle_count, d.haystack.data(), count, o, comp, 0);
+    MERGEPATH_CUDA_CHECK(cudaGetLastError());
+    ctx.synchronize();
+    ASSERT_TRUE(guarded_equal(expected, out.download(c.needle_count))) << "binary_search_kernel, " << sizeof(count);
+  };
+  ASSERT_NO_FATAL_FAILURE(binary_with(static_cast<std::int32_t>(c.haystack_count)));
+  ASSERT_NO_FATAL_FAILURE(binary_with(static_cast<index_t>(c.haystack_count)));
   device_vector<Key> tree(static_cast<std::size_t>(c.haystack_count));
   mergepath::eytzinger_layout(ctx, d.haystack.data(), c.haystack_count, tree.data());
-  for (index_t cached : {0, 7}) {
-    o = out.begin(c.needle_count);
-    mergepath::kernel::eytzinger_search_kernel<bounds::lower, key_ptr, key_ptr, std::int64_t*, Comp>
+  auto eytzinger_with = [&](auto node, index_t cached) {
+    std::int64_t* o = out.begin(c.needle_count);
+    mergepath::kernel::eytzinger_search_kernel<bounds::lower, decltype(node), key_ptr, key_ptr, std::int64_t*, Comp>
         <<<4, 256, cached * sizeof(Key), ctx.stream()>>>(d.needles.data(), c.needle_count, tree.data(),
                                                          c.haystack_count, cached, 0, o, comp);
     MERGEPATH_CUDA_CHECK(cudaGetLastError());
     ctx.synchronize();
-    ASSERT_TRUE(guarded_equal(expected, out.download(c.needle_count))) << "eytzinger_search_kernel, cached " << cached;
+    ASSERT_TRUE(guarded_equal(expected, out.download(c.needle_count)))
+        << "eytzinger_search_kernel, " << sizeof(node) << "-byte nodes, cached " << cached;
+  };
+  for (index_t cached : {0, 7}) {
+    ASSERT_NO_FATAL_FAILURE(eytzinger_with(std::uint32_t{}, cached));
+    ASSERT_NO_FATAL_FAILURE(eytzinger_with(index_t{}, cached));
   }
 }
 

@@ -117,9 +117,16 @@ void binary_search(cuda_context& ctx, NeedleIt needles, index_t needle_count, Ha
   const bool beyond_l2 =
       static_cast<std::size_t>(haystack_count) * sizeof(Key) > static_cast<std::size_t>(ctx.props().l2CacheSize);
   const int first_evict_first_step = beyond_l2 ? tuning.binary_evict_first_step : 64;
-  detail::launch("binary_search_kernel", kernel::binary_search_kernel<Bounds, NeedleIt, HayIt, OutIt, Comp>,
-                 device::one_per_thread_grid(needle_count, tuning.block_threads), tuning.block_threads, 0, ctx.stream(),
-                 needles, needle_count, haystack, haystack_count, out, comp, first_evict_first_step);
+  const unsigned blocks = device::one_per_thread_grid(needle_count, tuning.block_threads);
+  if (haystack_count <= std::numeric_limits<std::int32_t>::max())
+    detail::launch("binary_search_kernel",
+                   kernel::binary_search_kernel<Bounds, std::int32_t, NeedleIt, HayIt, OutIt, Comp>, blocks,
+                   tuning.block_threads, 0, ctx.stream(), needles, needle_count, haystack,
+                   static_cast<std::int32_t>(haystack_count), out, comp, first_evict_first_step);
+  else
+    detail::launch("binary_search_kernel", kernel::binary_search_kernel<Bounds, index_t, NeedleIt, HayIt, OutIt, Comp>,
+                   blocks, tuning.block_threads, 0, ctx.stream(), needles, needle_count, haystack, haystack_count, out,
+                   comp, first_evict_first_step);
 }
 
 template <class InIt, class OutIt>
@@ -151,14 +158,21 @@ void eytzinger_search(cuda_context& ctx, NeedleIt needles, index_t needle_count,
   index_t cached = 0;
   while (2 * cached + 1 <= detail::min_of(cache_slots, count)) cached = 2 * cached + 1;
   const std::size_t shared_bytes = static_cast<std::size_t>(cached) * sizeof(Key);
-  constexpr auto search_kernel = kernel::eytzinger_search_kernel<Bounds, NeedleIt, TreeIt, OutIt, Comp>;
-  (void)device::resident_blocks_per_sm<search_kernel>(ctx, tuning.search_block_threads, cache_slots * sizeof(Key));
   const int first_evict_first_level =
       first_uncached_tree_level(static_cast<std::size_t>(ctx.props().l2CacheSize), sizeof(Key));
-  detail::launch("eytzinger_search_kernel", search_kernel,
-                 device::one_per_thread_grid(needle_count, tuning.search_block_threads), tuning.search_block_threads,
-                 shared_bytes, ctx.stream(), needles, needle_count, tree, count, cached, first_evict_first_level, out,
-                 comp);
+  auto search_with = [&](auto node) {
+    constexpr auto search_kernel =
+        kernel::eytzinger_search_kernel<Bounds, decltype(node), NeedleIt, TreeIt, OutIt, Comp>;
+    (void)device::resident_blocks_per_sm<search_kernel>(ctx, tuning.search_block_threads, cache_slots * sizeof(Key));
+    detail::launch("eytzinger_search_kernel", search_kernel,
+                   device::one_per_thread_grid(needle_count, tuning.search_block_threads), tuning.search_block_threads,
+                   shared_bytes, ctx.stream(), needles, needle_count, tree, count, cached, first_evict_first_level, out,
+                   comp);
+  };
+  if (count <= (index_t{1} << 30))
+    search_with(std::uint32_t{});
+  else
+    search_with(index_t{});
 }
 
 template <bounds Bounds = bounds::lower, class NeedleIt, class HayIt, class OutIt, class Comp = less<>>

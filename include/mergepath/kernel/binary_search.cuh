@@ -14,12 +14,13 @@ template <class It>
 using out_value = typename std::iterator_traits<It>::value_type;
 
 // One search per needle. Steps from `first_evict_first_step` on read evict-first (those levels of
-// a haystack larger than L2 are each read about once); needles and bounds stream.
-template <bounds Bounds, class NeedleIt, class HayIt, class OutIt, class Comp>
-__global__ void binary_search_kernel(NeedleIt needles, index_t needle_count, HayIt haystack, index_t haystack_count,
+// a haystack larger than L2 are each read about once); needles and bounds stream. Count: the
+// steps' index type, int where the haystack allows (half the instructions of 64-bit steps).
+template <bounds Bounds, class Count, class NeedleIt, class HayIt, class OutIt, class Comp>
+__global__ void binary_search_kernel(NeedleIt needles, index_t needle_count, HayIt haystack, Count haystack_count,
                                      OutIt out, Comp comp, int first_evict_first_step) {
   const detail::l2_evict_first_loader loader;
-  auto read = [&](HayIt it, index_t k, int step) { return loader.load(it, k, step >= first_evict_first_step); };
+  auto read = [&](HayIt it, Count k, int step) { return loader.load(it, k, step >= first_evict_first_step); };
   for (index_t i = blockIdx.x * static_cast<index_t>(blockDim.x) + threadIdx.x; i < needle_count;
        i += static_cast<index_t>(gridDim.x) * blockDim.x) {
     const auto x = detail::load_streaming(needles, i);
@@ -76,8 +77,9 @@ __global__ void eytzinger_layout_kernel(InIt sorted, index_t count, int items, O
 
 // Every search starts at the root, so the tree's first `cached` nodes (whole top levels) are
 // loaded once per block into shared memory; the descent continues in global memory below them,
-// evict-first from level `first_evict_first_level` on (the levels that do not fit in L2).
-template <bounds Bounds, class NeedleIt, class TreeIt, class OutIt, class Comp>
+// evict-first from level `first_evict_first_level` on (the levels that do not fit in L2). Node:
+// the descent's index type, 32-bit unsigned where the tree allows (count <= 2^30).
+template <bounds Bounds, class Node, class NeedleIt, class TreeIt, class OutIt, class Comp>
 __global__ void eytzinger_search_kernel(NeedleIt needles, index_t needle_count, TreeIt tree, index_t count,
                                         index_t cached, int first_evict_first_level, OutIt out, Comp comp) {
   using Key = value_of<TreeIt>;
@@ -87,15 +89,18 @@ __global__ void eytzinger_search_kernel(NeedleIt needles, index_t needle_count, 
   __syncthreads();
   const detail::l2_evict_first_loader loader;
   const eytzinger_shape shape(count);
-  const index_t evict_first_node = index_t{1} << detail::min_of(first_evict_first_level, 62);
+  const Node tree_count = static_cast<Node>(count);
+  const Node evict_first_node =
+      Node{1} << detail::min_of(first_evict_first_level, static_cast<int>(8 * sizeof(Node)) - 2);
   for (index_t i = blockIdx.x * static_cast<index_t>(blockDim.x) + threadIdx.x; i < needle_count;
        i += static_cast<index_t>(gridDim.x) * blockDim.x) {
     const auto x = detail::load_streaming(needles, i);
-    index_t k = 1;
+    Node k = 1;
     while (k <= cached) k = 2 * k + (detail::goes_past<Bounds>(top[k - 1], x, comp) ? 1 : 0);
-    while (k <= count)
+    while (k <= tree_count)
       k = 2 * k + (detail::goes_past<Bounds>(loader.load(tree, k - 1, k >= evict_first_node), x, comp) ? 1 : 0);
-    k >>= detail::trailing_zeros(static_cast<std::uint64_t>(~k)) + 1;
+    // The descent's last node is at most 2 * count + 1: a 32-bit Node leaves ~k nonzero.
+    k >>= detail::trailing_zeros(static_cast<std::uint64_t>(static_cast<Node>(~k))) + 1;
     detail::store_streaming(out, i, static_cast<out_value<OutIt>>(k == 0 ? count : shape.sorted_index(k)));
   }
 }
