@@ -6,6 +6,7 @@
 // example; argument errors; unsorted haystacks stay in bounds.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <deque>
 #include <functional>
 #include <memory>
@@ -562,6 +563,43 @@ TEST(HostBinarySearchUnsorted, StaysInBounds) {
     index.search<bounds::upper>(ctx, needles.data(), n, out.data());
     EXPECT_TRUE(in_range(out)) << "eytzinger_index::search";
   }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The thread-level search in the count's own type (the GPU kernels step with int counts where
+// the haystack allows): both bounds in 32 and 64 bits, at sizes across powers of two, against
+// std::lower_bound / upper_bound, and through a bounds-checked view on unsorted keys.
+
+template <class Count>
+void check_search_in_count_type(std::mt19937_64& rng) {
+  SCOPED_TRACE(::testing::Message() << sizeof(Count) << "-byte count (MERGEPATH_TEST_SEED=" << base_seed() << ")");
+  for (index_t n : {index_t{0}, index_t{1}, index_t{2}, index_t{3}, index_t{31}, index_t{32}, index_t{33},
+                    index_t{1000}, index_t{65537}}) {
+    std::vector<int> hay(static_cast<std::size_t>(n));
+    for (int& x : hay) x = std::uniform_int_distribution<int>(0, static_cast<int>(n / 3 + 1))(rng);  // ties
+    std::sort(hay.begin(), hay.end());
+    for (int trial = 0; trial < 200; ++trial) {
+      const int x = std::uniform_int_distribution<int>(-1, static_cast<int>(n / 3 + 2))(rng);
+      const Count lower =
+          mergepath::binary_search_bound<bounds::lower>(hay.data(), static_cast<Count>(n), x, mergepath::less<>{});
+      const Count upper =
+          mergepath::binary_search_bound<bounds::upper>(hay.data(), static_cast<Count>(n), x, mergepath::less<>{});
+      static_assert(std::is_same_v<decltype(lower), const Count>, "the bound comes back in the count's type");
+      ASSERT_EQ(lower, std::lower_bound(hay.begin(), hay.end(), x) - hay.begin()) << "n " << n << ", x " << x;
+      ASSERT_EQ(upper, std::upper_bound(hay.begin(), hay.end(), x) - hay.begin()) << "n " << n << ", x " << x;
+    }
+    std::shuffle(hay.begin(), hay.end(), rng);  // unsorted: any bound, but read in bounds
+    const auto checked = checked_view(hay);
+    const Count any =
+        mergepath::binary_search_bound<bounds::lower>(checked, static_cast<Count>(n), 5, mergepath::less<>{});
+    ASSERT_TRUE(any >= 0 && any <= n) << "n " << n;
+  }
+}
+
+TEST(HostBinarySearchThreadLevel, BoundsInTheCountsType) {
+  std::mt19937_64 rng(case_seed({580}));
+  check_search_in_count_type<std::int32_t>(rng);
+  check_search_in_count_type<std::int64_t>(rng);
 }
 
 }  // namespace
