@@ -760,7 +760,7 @@ void measure(const char* name, index_t n, unsigned distinct_keys) {
     mergepath::detail::launch("merge_tile_kernel", tile_kernel, static_cast<unsigned>(tiles), t.block_threads, shared,
                               ctx.stream(), pa, mergepath::kernel::no_values{}, pb, mergepath::kernel::no_values{},
                               2 * n, static_cast<const index_t*>(parts.data().get()), tiles, po,
-                              mergepath::kernel::no_values{}, index_t{0}, mergepath::less<>{});
+                              mergepath::kernel::no_values{}, index_t{0}, false, mergepath::less<>{});
   };
   auto merge = [&] { mergepath::merge_tuned<policy>(ctx, pa, n, pb, n, po); };
   auto copy = [&] {

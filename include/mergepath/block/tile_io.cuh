@@ -183,9 +183,10 @@ __device__ void store_blocked_to_shared(const T (&items)[ItemsPerThread], T* sha
 // out[0, count) = shared[0, count), striped across threads so every warp store is coalesced.
 // Where `out` and `shared` agree modulo 16 bytes (always, when both are 16-byte aligned), each
 // thread moves 16 bytes at a time, and only the ragged ends element by element: a quarter of the
-// load and store instructions, which is what bounds a merge's issue rate.
+// load and store instructions, which is what bounds a merge's issue rate. evict_first stores
+// those pieces evict-first in L2 (st.global.cs), for output that nothing reads back soon.
 template <int BlockThreads, int ItemsPerThread, class T, class OutIt>
-__device__ void store_shared_to_global(const T* shared, int count, OutIt out) {
+__device__ void store_shared_to_global(const T* shared, int count, OutIt out, bool evict_first = false) {
   int tid = static_cast<int>(threadIdx.x);
   // (The vector moves need out's elements to be T; others, e.g. widened bounds, convert one by one.)
   if constexpr (std::is_pointer_v<OutIt> && std::is_same_v<std::remove_cv_t<std::remove_pointer_t<OutIt>>, T> &&
@@ -200,7 +201,12 @@ __device__ void store_shared_to_global(const T* shared, int count, OutIt out) {
       MERGEPATH_UNROLL
       for (int i = 0; i < (max_vectors + BlockThreads - 1) / BlockThreads; ++i) {
         int v = tid + i * BlockThreads;
-        if (v < vectors) reinterpret_cast<uint4*>(out + head)[v] = reinterpret_cast<const uint4*>(shared + head)[v];
+        if (v >= vectors) continue;
+        const uint4 piece = reinterpret_cast<const uint4*>(shared + head)[v];
+        if (evict_first)
+          __stcs(reinterpret_cast<uint4*>(out + head) + v, piece);
+        else
+          reinterpret_cast<uint4*>(out + head)[v] = piece;
       }
       if (tid < head) out[tid] = shared[tid];
       int t = tid - head;

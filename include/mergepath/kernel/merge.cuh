@@ -171,6 +171,7 @@ struct merge_tile_io {
   OutVals out_vals;
   Comp comp;
   unsigned char* shared_bytes;
+  bool evict_first_stores = false;  // the output's 16-byte pieces stored evict-first in L2
 
   __device__ Key* stage_keys(int s) const { return reinterpret_cast<Key*>(shared_bytes + s * Layout::bytes); }
   __device__ auto stage_values(int s) const {
@@ -221,13 +222,13 @@ struct merge_tile_io {
       block::store_blocked_to_shared(merged, keys);
       block::store_blocked_to_shared(merged_values, values);
       __syncthreads();
-      block::store_shared_to_global<threads, items>(keys, count, out_keys + t.out_begin);
-      block::store_shared_to_global<threads, items>(values, count, out_vals + t.out_begin);
+      block::store_shared_to_global<threads, items>(keys, count, out_keys + t.out_begin, evict_first_stores);
+      block::store_shared_to_global<threads, items>(values, count, out_vals + t.out_begin, evict_first_stores);
     } else {
       __syncthreads();
       block::store_blocked_to_shared(merged, keys);
       __syncthreads();
-      block::store_shared_to_global<threads, items>(keys, count, out_keys + t.out_begin);
+      block::store_shared_to_global<threads, items>(keys, count, out_keys + t.out_begin, evict_first_stores);
     }
     __syncthreads();
   }
@@ -257,13 +258,14 @@ __device__ void prefetch_merge_tile(AKeys a_keys, AVals a_vals, BKeys b_keys, BV
 template <class Policy, class AKeys, class AVals, class BKeys, class BVals, class OutKeys, class OutVals, class Comp>
 __global__ void __launch_bounds__(Policy::tuning.block_threads, Policy::tuning.min_blocks_per_sm())
     merge_tile_kernel(AKeys a_keys, AVals a_vals, BKeys b_keys, BVals b_vals, index_t total, const index_t* partitions,
-                      index_t num_tiles, OutKeys out_keys, OutVals out_vals, index_t prefetch_distance, Comp comp) {
+                      index_t num_tiles, OutKeys out_keys, OutVals out_vals, index_t prefetch_distance,
+                      bool evict_first_stores, Comp comp) {
   constexpr merge_tuning tuning = Policy::tuning;
   constexpr int stages = tuning.stages;
   static_assert(stages == 1 || stages == 2, "merge_tuning::stages is 1 or 2");
   extern __shared__ __align__(16) unsigned char shared_bytes[];
   const merge_tile_io<Policy, AKeys, AVals, BKeys, BVals, OutKeys, OutVals, Comp> io{
-      a_keys, a_vals, b_keys, b_vals, out_keys, out_vals, comp, shared_bytes};
+      a_keys, a_vals, b_keys, b_vals, out_keys, out_vals, comp, shared_bytes, evict_first_stores};
   // The next merge's partition pass may get ready while this grid drains; it waits for it.
   detail::allow_dependent_launch();
   detail::wait_for_prior_grid();  // the partition pass

@@ -40,6 +40,9 @@ struct merge_tuning {
   // Tiled schedule: each tile asks L2 for the runs of the tile this many tiles per SM ahead of it
   // (block::prefetch_to_l2), so that its block's loads find L2 rather than DRAM (0: none).
   float prefetch_tiles_per_sm = 0;
+  // Tiled schedule: an output larger than this many times L2 is stored evict-first, so that it
+  // does not push the tiles fetched ahead out of L2 (0: always; negative: never).
+  float evict_first_stores_past_l2 = 1;
 
   MERGEPATH_HD constexpr int tile_items() const { return block_threads * items_per_thread; }
   MERGEPATH_HD constexpr int min_blocks_per_sm() const {
@@ -57,7 +60,7 @@ inline std::ostream& operator<<(std::ostream& os, const merge_tuning& t) {
   if (!t.streamed)
     os << ", partition_probes " << t.partition_probes << ", chunked_max_tiles " << t.chunked_max_tiles
        << ", partition_sample_bytes " << t.partition_sample_bytes << ", prefetch_tiles_per_sm "
-       << t.prefetch_tiles_per_sm;
+       << t.prefetch_tiles_per_sm << ", evict_first_stores_past_l2 " << t.evict_first_stores_past_l2;
   return os << "}";
 }
 
