@@ -52,12 +52,12 @@ TEST(MergeTuning, DefaultsAndPrinting) {
   EXPECT_EQ(printed({128, 7, 2}),
             "{block_threads 128, items_per_thread 7, stages 2, min_resident_threads 1024, "
             "partition_probes 1, chunked_max_tiles 0, partition_sample_bytes 32768, prefetch_tiles_per_sm 0, "
-            "evict_first_stores_past_l2 1}");
+            "evict_first_stores_past_l2 1, evict_first_stores_max_l2_mib 56}");
   EXPECT_EQ(printed({32, 3, 1, true}), "{block_threads 32, items_per_thread 3, streamed, min_resident_threads 1024}");
   EXPECT_EQ(printed({256, 23, 1, false, 1536, 3, 2}),
             "{block_threads 256, items_per_thread 23, stages 1, "
             "min_resident_threads 1536, partition_probes 3, chunked_max_tiles 2, partition_sample_bytes 32768, "
-            "prefetch_tiles_per_sm 0, evict_first_stores_past_l2 1}");
+            "prefetch_tiles_per_sm 0, evict_first_stores_past_l2 1, evict_first_stores_max_l2_mib 56}");
   // The default policy is the tuning for the key (and value) sizes.
   EXPECT_EQ(mergepath::default_merge_policy<double>::tuning.tile_items(), merge_tile_items<double>());
   EXPECT_EQ((mergepath::default_merge_policy<int, double>::tuning.tile_items()), (merge_tile_items<int, double>()));

@@ -80,7 +80,7 @@ struct sparse_samples_policy {
 // Every tile asks L2 for the next one's keys and values (a distance of one tile on any GPU), and
 // stores its output evict-first whatever its size.
 struct prefetching_policy {
-  static constexpr mergepath::merge_tuning tuning{128, 5, 1, false, 1024, 1, 0, 1024, 0.001f, 0.0f};
+  static constexpr mergepath::merge_tuning tuning{128, 5, 1, false, 1024, 1, 0, 1024, 0.001f, 0.0f, 1 << 20};
 };
 
 template <class Policy>

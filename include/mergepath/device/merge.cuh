@@ -149,9 +149,10 @@ void launch_merge(cuda_context& ctx, AKeys a_keys, AVals a_vals, index_t a_count
     blocks = detail::min_of<index_t>(num_tiles, static_cast<index_t>(per_sm) * ctx.props().multiProcessorCount);
   std::size_t out_item_bytes = sizeof(kernel::value_of<AKeys>);
   if constexpr (!std::is_same_v<AVals, kernel::no_values>) out_item_bytes += sizeof(kernel::value_of<AVals>);
+  const double l2_bytes = static_cast<double>(ctx.props().l2CacheSize);
   const bool evict_first = tuning.evict_first_stores_past_l2 >= 0 &&
-                           static_cast<double>(total) * out_item_bytes >
-                               tuning.evict_first_stores_past_l2 * static_cast<double>(ctx.props().l2CacheSize);
+                           l2_bytes <= tuning.evict_first_stores_max_l2_mib * 1048576.0 &&
+                           static_cast<double>(total) * out_item_bytes > tuning.evict_first_stores_past_l2 * l2_bytes;
   detail::launch_dependent("merge_tile_kernel", tile_kernel, static_cast<unsigned>(blocks), tuning.block_threads,
                            shared_bytes, ctx.stream(), a_keys, a_vals, b_keys, b_vals, total, partitions.data(),
                            num_tiles, out_keys, out_vals, prefetch_distance(ctx, tuning.prefetch_tiles_per_sm),
