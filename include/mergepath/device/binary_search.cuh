@@ -117,16 +117,16 @@ void binary_search(cuda_context& ctx, NeedleIt needles, index_t needle_count, Ha
   const bool beyond_l2 =
       static_cast<std::size_t>(haystack_count) * sizeof(Key) > static_cast<std::size_t>(ctx.props().l2CacheSize);
   const int first_evict_first_step = beyond_l2 ? tuning.binary_evict_first_step : 64;
-  const unsigned blocks = device::one_per_thread_grid(needle_count, tuning.block_threads);
-  if (haystack_count <= std::numeric_limits<std::int32_t>::max())
+  auto search_with = [&](auto count) {
     detail::launch("binary_search_kernel",
-                   kernel::binary_search_kernel<Bounds, std::int32_t, NeedleIt, HayIt, OutIt, Comp>, blocks,
-                   tuning.block_threads, 0, ctx.stream(), needles, needle_count, haystack,
-                   static_cast<std::int32_t>(haystack_count), out, comp, first_evict_first_step);
+                   kernel::binary_search_kernel<Bounds, decltype(count), NeedleIt, HayIt, OutIt, Comp>,
+                   device::one_per_thread_grid(needle_count, tuning.block_threads), tuning.block_threads, 0,
+                   ctx.stream(), needles, needle_count, haystack, count, out, comp, first_evict_first_step);
+  };
+  if (haystack_count <= std::numeric_limits<std::int32_t>::max())
+    search_with(static_cast<std::int32_t>(haystack_count));
   else
-    detail::launch("binary_search_kernel", kernel::binary_search_kernel<Bounds, index_t, NeedleIt, HayIt, OutIt, Comp>,
-                   blocks, tuning.block_threads, 0, ctx.stream(), needles, needle_count, haystack, haystack_count, out,
-                   comp, first_evict_first_step);
+    search_with(haystack_count);
 }
 
 template <class InIt, class OutIt>
