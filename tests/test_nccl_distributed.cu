@@ -46,6 +46,9 @@ struct device_copy {
     if (host && count > 0) {
       MERGEPATH_CUDA_CHECK(cudaMalloc(&device, static_cast<std::size_t>(count) * sizeof(T)));
       MERGEPATH_CUDA_CHECK(cudaMemcpy(device, host, static_cast<std::size_t>(count) * sizeof(T), cudaMemcpyHostToDevice));
+      // A pageable upload may return before its DMA lands, and the context's non-blocking stream
+      // would not wait for it (4 ranks on 2 GPUs sorted stale values once).
+      MERGEPATH_CUDA_CHECK(cudaDeviceSynchronize());
     } else if (host) {
       MERGEPATH_CUDA_CHECK(cudaMalloc(&device, sizeof(T)));  // a valid pointer with a count of 0 or less
     }
