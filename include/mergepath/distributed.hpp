@@ -22,7 +22,7 @@
 // vals[i] moves with keys[i]. Any trivially copyable Key and Val (default constructible, as
 // mergesort needs); they travel as bytes. 64-bit counts.
 //
-// How: (1) one allgather of every rank's arguments; (2) the local stable mergesort; (3) exact
+// How: (1) one allgather of every rank's arguments; (2) the local stable sort; (3) exact
 // splitters: for each rank's first output position, how many keys each rank contributes before it
 // (seed 001's co-rank across ranks), by a distributed selection whose first round is NOWSort's
 // oversampling and whose later rounds, log_64(count) or so, make it exact; (4) one all-to-all of
