@@ -189,6 +189,22 @@ TYPED_TEST_P(DistributedSort, RandomLargeSeveralRounds) {
   EXPECT_EQ("", sort_keys<TypeParam>(random_keys(index_t{1} << 17, 1 << 30, 3)));
 }
 
+// From 2^17 keys a rank, GPU ranks sort locally by CUB's radix sort (sort_tuning::radix_min_count):
+// pairs (stability shows in the values) and doubles under greater<> (its descending form).
+TYPED_TEST_P(DistributedSort, LargePairsStable) {
+  DISTRIBUTED_SKIP_UNAVAILABLE(TypeParam);
+  EXPECT_EQ("", sort_pairs<TypeParam>(random_keys((index_t{1} << 17) + 1000 * world_rank(), 100, 14)));
+}
+
+TYPED_TEST_P(DistributedSort, LargeDoublesDescending) {
+  DISTRIBUTED_SKIP_UNAVAILABLE(TypeParam);
+  std::mt19937_64 gen(seed_for(world_rank(), 15));
+  std::normal_distribution<double> dist;
+  std::vector<double> keys((std::size_t{1} << 17) + 99 * static_cast<std::size_t>(world_rank()));
+  for (auto& k : keys) k = dist(gen);
+  EXPECT_EQ("", sort_keys<TypeParam>(keys, mergepath::greater<>{}));
+}
+
 TYPED_TEST_P(DistributedSort, FewDistinctPairsStable) {
   DISTRIBUTED_SKIP_UNAVAILABLE(TypeParam);
   EXPECT_EQ("", sort_pairs<TypeParam>(random_keys(5000 - 1000 * (world_rank() % 3), 8, 4)));
@@ -372,12 +388,12 @@ TYPED_TEST_P(DistributedSort, StillWorksAfterAThrow) {
 }
 
 REGISTER_TYPED_TEST_SUITE_P(DistributedSort, Random, RandomTwoThreadsPerRank, RandomLargeSeveralRounds,
-                            FewDistinctPairsStable, AllEqualPairsStable, AlreadySorted, ReverseSorted, OneRankEmpty,
-                            FirstRankHoldsEverything, LastRankHoldsEverything, AllEmpty, OneKeyPerRank,
-                            VeryDifferentSizes, FewerKeysThanSamples, PointToPointExchange, CustomComparatorStructKey,
-                            DoublesDescending, SubCommunicator, NegativeCountOnLastRank, NullKeysOnFirstRank,
-                            NullValuesOnLastRank, MismatchedKeySizes, MismatchedCalls, MismatchedMessageLimits,
-                            StillWorksAfterAThrow);
+                            LargePairsStable, LargeDoublesDescending, FewDistinctPairsStable, AllEqualPairsStable,
+                            AlreadySorted, ReverseSorted, OneRankEmpty, FirstRankHoldsEverything,
+                            LastRankHoldsEverything, AllEmpty, OneKeyPerRank, VeryDifferentSizes, FewerKeysThanSamples,
+                            PointToPointExchange, CustomComparatorStructKey, DoublesDescending, SubCommunicator,
+                            NegativeCountOnLastRank, NullKeysOnFirstRank, NullValuesOnLastRank, MismatchedKeySizes,
+                            MismatchedCalls, MismatchedMessageLimits, StillWorksAfterAThrow);
 
 // main for an MPI test program: every rank runs every test, only rank 0 prints, and a failure on
 // any rank fails every rank's exit status.
