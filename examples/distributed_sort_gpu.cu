@@ -42,6 +42,9 @@ __global__ void fill_keys(std::uint32_t* keys, long long count, std::uint32_t se
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   setenv("NCCL_NVLS_ENABLE", "0", 0);
+  // NCCL reads this when the communicator is made: with 64 channels for send/recv the all-to-all
+  // of 2^30 keys over 4 H200s took 5.0 ms instead of 7.4 (2 H200s: 4.4 instead of 5.1).
+  setenv("NCCL_MIN_P2P_NCHANNELS", "64", 0);
   int rank = 0, size = 1;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
