@@ -25,13 +25,13 @@
 // How: (1) one allgather of every rank's arguments; (2) the local stable sort; (3) exact
 // splitters: for each rank's first output position, how many keys each rank contributes before it
 // (seed 001's co-rank across ranks), by a distributed selection whose first round is NOWSort's
-// oversampling and whose later rounds, log_64(count) or so, make it exact; (4) one all-to-all of
+// oversampling and whose later rounds, log_k(count) or so, make it exact; (4) one all-to-all of
 // the keys (and one of the values): MPI_Alltoallv, or point-to-point messages of at most
 // max_message_bytes when an array is larger; NCCL grouped ncclSend / ncclRecv; (5) a tree of
 // stable merges of the received runs (lower rank first) into the caller's array.
 // Cost per rank: the local sort, O(count) bytes sent and received, O(count log p) merging, and
-// about (log_64(count) + 1) rounds of two small collectives, each of size()^2 * 64 counts at most
-// (fewer samples beyond about 128 ranks).
+// about (log_k(count) + 1) rounds of two small collectives, each of size()^2 * k counts at most
+// (k = 64 samples on MPI, 1024 on NCCL; fewer beyond about 128 ranks).
 //
 // Throws std::invalid_argument on every rank when any rank passes a negative count, a null
 // pointer with a non-zero count, keys or values of another size than rank 0's, or calls the other

@@ -124,6 +124,7 @@ class nccl_session {
   int rank() const { return comm_.rank(); }
   int size() const { return comm_.size(); }
   std::int64_t max_message_bytes() const { return 0; }
+  static constexpr int splitter_samples = 1024;
 
   void allgather(const void* send, std::size_t bytes, void* recv) {
     const std::size_t p = static_cast<std::size_t>(size());

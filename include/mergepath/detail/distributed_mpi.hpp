@@ -19,6 +19,7 @@ class mpi_session {
   int rank() const { return comm_.rank(); }
   int size() const { return comm_.size(); }
   std::int64_t max_message_bytes() const { return comm_.max_message_bytes(); }
+  static constexpr int splitter_samples = 64;
 
   void allgather(const void* send, std::size_t bytes, void* recv) {
     require(bytes <= static_cast<std::size_t>(INT_MAX), "distributed_sort", "a collective record exceeds INT_MAX bytes");

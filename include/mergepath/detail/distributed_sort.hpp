@@ -9,6 +9,7 @@
 //                 const index_t* recv_counts, const index_t* recv_offsets,  // in elements, size() each
 //                 index_t largest_count);  // the largest rank's count (the same on every rank)
 //   std::int64_t max_message_bytes() const;  // a setting every rank must share (0 if none)
+//   static constexpr int splitter_samples;     // samples a target and rank each selection round
 // A Local is the rank's sorted keys seen from the host:
 //   std::vector<Key> fetch(const std::vector<index_t>& positions);  // keys[positions[i]]
 //   void bounds(const std::vector<Key>& needles, std::vector<index_t>& lower, std::vector<index_t>& upper);
@@ -115,18 +116,19 @@ inline void check_distributed_args(const std::vector<distributed_args>& all, con
 // vectorised into the same collectives. The first round is the sampling step (NOWSort's
 // oversampled splitters) and the later ones make it exact.
 
-// Samples per target per rank a round: a round divides each window by about this much and costs an
-// allgather of size() * (size() - 1) * k keys plus an allreduce of as many counts.
-constexpr int splitter_samples = 64;
+// Samples per target per rank a round (the Session's splitter_samples): a round divides each
+// window by about this much and costs an allgather of size() * (size() - 1) * k keys plus an
+// allreduce of as many counts. On MPI, 64: a host rank's counting is binary searches over cold
+// memory. On NCCL (GPU ranks, searches on the device), 1024: 3 rounds instead of 4 at 2^29 keys.
 // Cap on size()^2 * k counts a round (8 MiB): many ranks get fewer samples, not huge collectives.
 constexpr std::int64_t splitter_round_budget = std::int64_t{1} << 20;
 // A valid comparator finishes in log_2(2^62) + 2 rounds; a broken one stops here, and the split
 // check below rejects what it found.
 constexpr int splitter_max_rounds = 64;
 
-inline int splitter_samples_for(int ranks) {
+inline int splitter_samples_for(int ranks, int samples) {
   const std::int64_t pairs = std::int64_t{ranks} * std::max(1, ranks - 1);
-  return static_cast<int>(std::max<std::int64_t>(2, std::min<std::int64_t>(splitter_samples, splitter_round_budget / pairs)));
+  return static_cast<int>(std::max<std::int64_t>(2, std::min<std::int64_t>(samples, splitter_round_budget / pairs)));
 }
 
 template <class Key>
@@ -144,7 +146,7 @@ std::vector<index_t> find_splits(Session& session, Local& local, const std::vect
   for (int r = 0; r < p; ++r) prefix[static_cast<std::size_t>(r) + 1] = prefix[static_cast<std::size_t>(r)] + counts[static_cast<std::size_t>(r)];
   const index_t total = prefix.back();
   const int targets = p - 1;
-  const int k = splitter_samples_for(p);
+  const int k = splitter_samples_for(p, Session::splitter_samples);
 
   struct target_state {
     index_t t;
