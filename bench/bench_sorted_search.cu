@@ -31,12 +31,15 @@ using mergepath::search;
 // host: an oracle that shares nothing with the device check.
 constexpr index_t host_oracle_max = index_t{1} << 20;
 
-// |A| = n >> a_shift, |B| = n >> b_shift.
+// |A| = n >> a_shift, |B| = n >> b_shift; A's keys take needle_keys values spread over the range
+// where it is positive (few distinct needles pile into few places of B).
 struct shape {
   const char* label;  // A:B
   int a_shift, b_shift;
+  int needle_keys = 0;
 };
-constexpr shape shapes[] = {{"1:1", 0, 0}, {"1:16", 4, 0}, {"1:32", 5, 0}, {"1:256", 8, 0}, {"16:1", 0, 4}};
+constexpr shape shapes[] = {{"1:1", 0, 0},  {"1:16", 4, 0},  {"1:16, 16 distinct needle keys", 4, 0, 16},
+                            {"1:32", 5, 0}, {"1:256", 8, 0}, {"16:1", 0, 4}};
 
 // What a row writes, which decides its bytes, its baselines and its check.
 enum class outputs {
@@ -257,6 +260,14 @@ struct below {
     return static_cast<key_type>(static_cast<std::uint32_t>(k) % range);
   }
 };
+// Keys k to `distinct` values spread evenly over [0, range).
+struct spread_over {
+  std::uint32_t distinct, range;
+  __host__ __device__ key_type operator()(key_type k) const {
+    const std::uint32_t step = range / distinct;
+    return static_cast<key_type>(static_cast<std::uint32_t>(k) % distinct * step + step / 2);
+  }
+};
 std::uint32_t key_range(index_t a_count, index_t b_count) {
   return static_cast<std::uint32_t>(std::min<index_t>(2 * (a_count + b_count), index_t{1} << 31));
 }
@@ -270,6 +281,9 @@ void prepare(search_case& c, std::uint64_t seed) {
   key_type* scratch = c.a_out(0);  // a_count + b_count of room until the first row runs
   generate_random_keys<key_type>(scratch, total, seed, stream);
   thrust::transform(policy, scratch, scratch + total, scratch, below{key_range(c.a_count, c.b_count)});
+  if (c.sh.needle_keys > 0)
+    thrust::transform(policy, scratch, scratch + c.a_count, scratch,
+                      spread_over{static_cast<std::uint32_t>(c.sh.needle_keys), key_range(c.a_count, c.b_count)});
   sort_keys<key_type>(scratch, c.a(0), c.a_count, stream);
   sort_keys<key_type>(scratch + c.a_count, c.b(0), c.b_count, stream);
   thrust::shuffle_copy(policy, c.a(0), c.a(0) + c.a_count, c.a_shuffled(0),
@@ -384,7 +398,7 @@ void run_shape(bench_context& b, int log2, const shape& sh) {
 
   search_case c(b, sh, n, sets);
   prepare(c, 0x7365617263680000ull ^ (static_cast<std::uint64_t>(log2) << 8) ^
-                 static_cast<std::uint64_t>(16 * sh.a_shift + sh.b_shift));
+                 static_cast<std::uint64_t>(16 * sh.a_shift + sh.b_shift + 256 * sh.needle_keys));
 
   cudaStream_t stream = b.stream();
   mergepath::cuda_context& ctx = b.ctx;

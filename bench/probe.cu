@@ -1537,36 +1537,59 @@ int probe_main(int argc, char** argv) {
 
 // ==== case needles =====================================================================
 // A few sorted needles in a long sorted b (1:16 .. 1:1024): thrust::lower_bound, the Merge Path
-// search and the per-needle search (kernel::needle_search_kernel), back-to-back calls, each
-// checked against thrust. [LOG2_B]
+// search, the per-needle search (kernel::needle_search_kernel) and b's tiles, back-to-back calls,
+// each checked against thrust.
+// Needle keys: uniform over b's (random keys), distinct16 (16 values), clustered (uniform over a
+// sixteenth of b's range), skewed (b's range times u^4). [LOG2_B [KEYS]]
 namespace probe_needles {
 
 using mergepath::index_t;
 
-// The default tiles, with the per-needle search never (0) or whenever b is the longer (1).
-template <int NeedleRatio>
+// The default tiles, with the per-needle search at NeedleRatio and b's tiles at BTileRatio (0:
+// never).
+template <int NeedleRatio, int BTileRatio>
 struct search_path {
   static constexpr mergepath::sorted_search_tuning tuning = [] {
     mergepath::sorted_search_tuning t = mergepath::default_sorted_search_policy<int>::tuning;
     t.needle_search_ratio = NeedleRatio;
+    t.b_tile_ratio = BTileRatio;
     return t;
   }();
 };
 
+// Needle i's key for a distribution over b's key range [lo, hi].
+struct needle_key {
+  int kind;  // 0 uniform, 1 distinct16, 2 clustered, 3 skewed
+  long long lo, hi;
+  __host__ __device__ int operator()(unsigned long long i) const {
+    thrust::default_random_engine rng(static_cast<unsigned>(i * 2654435761u + 12345u));
+    const double u = static_cast<double>(rng() ^ (rng() << 16)) / 4294967296.0;  // [0, 1)
+    const double span = static_cast<double>(hi - lo);
+    double x = u;
+    if (kind == 1) x = static_cast<double>(static_cast<int>(u * 16)) / 16 + 1.0 / 32;
+    if (kind == 2) x = 0.4 + u / 16;
+    if (kind == 3) x = u * u * u * u;
+    return static_cast<int>(lo + static_cast<long long>(x * span));
+  }
+};
+
 int probe_main(int argc, char** argv) {
   const int log2_b = argc > 1 ? std::atoi(argv[1]) : 26;
+  const std::string keys = argc > 2 ? argv[2] : "uniform";
+  const int kind = keys == "distinct16" ? 1 : keys == "clustered" ? 2 : keys == "skewed" ? 3 : 0;
   const index_t nb = index_t{1} << log2_b;
   mergepath::cuda_context ctx;
   thrust::device_vector<int> b(nb);
   thrust::transform(thrust::counting_iterator<unsigned long long>(0),
                     thrust::counting_iterator<unsigned long long>(nb), b.begin(), probe_mergesort::random_key<int>{});
   thrust::sort(b.begin(), b.end());
-  for (int log2_ratio : {4, 6, 8, 10}) {
+  const needle_key make{kind, static_cast<int>(b.front()), static_cast<int>(b.back())};
+  std::printf("needle keys: %s\n", keys.c_str());
+  for (int log2_ratio : {4, 5, 6, 8, 10}) {
     const index_t na = nb >> log2_ratio;
     thrust::device_vector<int> a(na), out(na), expect(na);
     thrust::transform(thrust::counting_iterator<unsigned long long>(nb),
-                      thrust::counting_iterator<unsigned long long>(nb + na), a.begin(),
-                      probe_mergesort::random_key<int>{});
+                      thrust::counting_iterator<unsigned long long>(nb + na), a.begin(), make);
     thrust::sort(a.begin(), a.end());
     const int* pa = a.data().get();
     const int* pb = b.data().get();
@@ -1585,8 +1608,11 @@ int probe_main(int argc, char** argv) {
       });
       std::printf("  %-19s %8.1f us  %5.2fx thrust  %s\n", what, us, thrust_us / us, out == expect ? "ok" : "MISMATCH");
     };
-    row(search_path<0>{}, "Merge Path");
-    row(search_path<1>{}, "per needle");
+    row(search_path<0, 0>{}, "Merge Path");
+    row(search_path<1, 0>{}, "per needle");
+    if (log2_ratio <= 6) {
+      row(search_path<0, 1>{}, "b tiles");
+    }
   }
   return 0;
 }
@@ -1981,18 +2007,30 @@ struct probe_case {
 };
 const probe_case cases[] = {
     {"batch", probe_batch::probe_main, "batch_search's sorting path, per-needle variants, a run-writing layout [N]"},
-    {"merge", probe_merge::probe_main, "fixed workload for ncu: merge and merge_pairs, 2^26 + 2^26 int32 (PROBE_DISTINCT_KEYS) [N [REPS]]"},
-    {"merge4", probe_merge4::probe_main, "mergesort with four-way passes, two tile designs (PROBE_CHECK, PROBE_ONLY) [N [REPS]]"},
-    {"merge_time", probe_merge_time::probe_main, "merge = partition pass + tile kernel + gaps beside CUB, back-to-back calls [N [DISTINCT_KEYS]]"},
-    {"mergesort", probe_mergesort::probe_main, "mergesort at a few tunings beside CUB merge and radix sort [N [REPS [profile ...]]]"},
-    {"search", probe_search::probe_main, "binary/Eytzinger/batch search: 2^26 random needles and the seed's case [sort: one sorting-path call, for ncu]"},
-    {"search_cache", probe_search_cache::probe_main, "L2 eviction hints for one search per needle [N [binary|eytzinger|prefetch|grid|levels|persisting]]"},
-    {"search_time", probe_search_time::probe_main, "sorted search = partition pass + tile kernel; index_match, back-to-back calls [N [CALLS]]"},
-    {"needles", probe_needles::probe_main, "a few sorted needles in a long b: thrust, the Merge Path and the per-needle search [LOG2_B]"},
+    {"merge", probe_merge::probe_main,
+     "fixed workload for ncu: merge and merge_pairs, 2^26 + 2^26 int32 (PROBE_DISTINCT_KEYS) [N [REPS]]"},
+    {"merge4", probe_merge4::probe_main,
+     "mergesort with four-way passes, two tile designs (PROBE_CHECK, PROBE_ONLY) [N [REPS]]"},
+    {"merge_time", probe_merge_time::probe_main,
+     "merge = partition pass + tile kernel + gaps beside CUB, back-to-back calls [N [DISTINCT_KEYS]]"},
+    {"mergesort", probe_mergesort::probe_main,
+     "mergesort at a few tunings beside CUB merge and radix sort [N [REPS [profile ...]]]"},
+    {"search", probe_search::probe_main,
+     "binary/Eytzinger/batch search: 2^26 random needles and the seed's case [sort: one sorting-path call, for ncu]"},
+    {"search_cache", probe_search_cache::probe_main,
+     "L2 eviction hints for one search per needle [N [binary|eytzinger|prefetch|grid|levels|persisting]]"},
+    {"search_time", probe_search_time::probe_main,
+     "sorted search = partition pass + tile kernel; index_match, back-to-back calls [N [CALLS]]"},
+    {"needles", probe_needles::probe_main,
+     "a few sorted needles in a long b: thrust, the Merge Path, the per-needle search, b's tiles [LOG2_B "
+     "[uniform|distinct16|clustered|skewed]]"},
     {"search_wide", probe_search_wide::probe_main, "sorted search, int64 bounds (Python's), several tile shapes [N]"},
-    {"load_balance", probe_load_balance::probe_main, "load_balancing_search, interval_expand, segmented_reduce of 2^26 int32 [MEAN [CALLS [LOG2_N]]]"},
-    {"set_ops", probe_set_ops::probe_main, "the four set operations of N + N int32 keys in [0, N) beside Thrust [N [CALLS]]"},
-    {"segsort", probe_segsort::probe_main, "segmented sort over segment-length means, checked; then locality_sort [N [MEAN WHAT]]"},
+    {"load_balance", probe_load_balance::probe_main,
+     "load_balancing_search, interval_expand, segmented_reduce of 2^26 int32 [MEAN [CALLS [LOG2_N]]]"},
+    {"set_ops", probe_set_ops::probe_main,
+     "the four set operations of N + N int32 keys in [0, N) beside Thrust [N [CALLS]]"},
+    {"segsort", probe_segsort::probe_main,
+     "segmented sort over segment-length means, checked; then locality_sort [N [MEAN WHAT]]"},
 };
 
 void usage() {

@@ -6,6 +6,9 @@
 #include <gtest/gtest.h>
 #include <thrust/iterator/counting_iterator.h>
 
+#include <algorithm>
+#include <array>
+#include <functional>
 #include <mergepath/mergepath.hpp>
 #include <random>
 #include <string>
@@ -278,7 +281,8 @@ struct b_tiles_at_any_size {
 // Needles in a b 12 to 63 times longer are searched by fixed tiles of b (b_tile_search_kernel):
 // shapes either side of both ratios, b's length at a tile's edges and across many tiles; with
 // equal keys (all_equal, few_distinct) the needles of one tile outnumber its keys and the rest
-// go to the overflow kernel; 64- and 32-bit bounds, lower and upper.
+// go to the overflow kernel (one bound for a pile of equal needles), and most tiles hold no needle;
+// 64- and 32-bit bounds, lower and upper.
 TYPED_TEST(GpuSortedSearchKeys, NeedlesByTilesOfALongHaystack) {
   using Key = typename TypeParam::key;
   using Policy = b_tiles_at_any_size<Key>;
@@ -291,6 +295,57 @@ TYPED_TEST(GpuSortedSearchKeys, NeedlesByTilesOfALongHaystack) {
     for (index_t a : {b / ratio - 1, b / ratio, b / ratio + 1, b / 40, b / tuning.needle_search_ratio + 1})
       if (a > 0) shapes.push_back({a, b});
   ASSERT_NO_FATAL_FAILURE((check_plain_bounds<Policy, Key>(shapes, comp, false)));
+}
+
+// b's tiles of 256 keys, 32 threads: the overflow kernel reads its list 32 ranges at a time.
+struct small_b_tiles_policy {
+  static constexpr mergepath::sorted_search_tuning tuning = [] {
+    mergepath::sorted_search_tuning t = mergepath::default_sorted_search_policy<int>::tuning;
+    t.b_tile_min_l2_percent = 0;
+    t.b_tile_threads = 32;
+    t.b_tile_bytes = 1024;
+    return t;
+  }();
+};
+
+// Needles piled into a few of b's tiles, more than a tile's worth each: distinct needles in a
+// sixteenth of b's range (~64 listed ranges, each searched needle by needle), all equal (one
+// bound a range), three values, a band with duplicates; b of 2^18 keys, 1:16.
+TEST(GpuSortedSearchPiles, NeedlesPiledIntoFewTiles) {
+  mergepath::cuda_context ctx;
+  std::mt19937 rng(20261127);
+  const index_t nb = index_t{1} << 18, na = nb / 16;
+  merge_input<int> in;
+  for (index_t i = 0; i < nb; ++i) in.b.push_back(static_cast<int>(4 * i + rng() % 4));
+  std::sort(in.b.begin(), in.b.end());
+  const int range = in.b.back();
+  const std::array<int, 3> three{7, range / 2, range - 1};
+  struct pile {
+    const char* name;
+    std::function<int()> key;
+  };
+  const pile piles[] = {
+      {"a band of distinct keys",
+       [&] { return range / 2 + static_cast<int>(rng() % static_cast<unsigned>(range / 16)); }},
+      {"all equal", [&] { return range / 3; }},
+      {"three values", [&] { return three[rng() % 3]; }},
+      {"a band with duplicates", [&] { return range / 4 + 4 * static_cast<int>(rng() % 2048u); }},
+  };
+  for (const pile& p : piles) {
+    SCOPED_TRACE(p.name);
+    in.a.clear();
+    for (index_t i = 0; i < na; ++i) in.a.push_back(p.key());
+    std::sort(in.a.begin(), in.a.end());
+    search_oracle expect = sorted_search_oracle(in, mergepath::less<>{});
+    device_input<int> d(in);
+    ASSERT_NO_FATAL_FAILURE((check_gpu_search<small_b_tiles_policy, bounds::lower, search::index, search::none>(
+        ctx, d, expect, mergepath::less<>{})));
+    ASSERT_NO_FATAL_FAILURE(
+        (check_gpu_search<small_b_tiles_policy, bounds::upper, search::index, search::none, std::int32_t>(
+            ctx, d, expect, mergepath::less<>{})));
+    ASSERT_NO_FATAL_FAILURE((check_gpu_search<b_tiles_at_any_size<int>, bounds::lower, search::index, search::none>(
+        ctx, d, expect, mergepath::less<>{})));
+  }
 }
 
 // ---------------------------------------------------------------------------------------------

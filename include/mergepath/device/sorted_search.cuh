@@ -101,7 +101,7 @@ bool launch_needle_search(cuda_context& ctx, AIt a, index_t a_count, BIt b, inde
 }
 
 // a_out[i] = the bound of a[i] in b, by fixed tiles of b (kernel::b_tile_search_kernel): a pass
-// finds each tile's needles while the tiles' loads are in flight, then a kernel searches the
+// finds each tile's needles, the tiles that have some search them, then a kernel stores the
 // needles that piled up beyond a tile's worth (none for most inputs).
 template <class Policy, bounds Bounds, class AIt, class BIt, class AOut, class Comp>
 void launch_b_tile_search(cuda_context& ctx, AIt a, index_t a_count, BIt b, index_t b_count, AOut a_out, Comp comp) {

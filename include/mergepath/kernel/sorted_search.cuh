@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cub/block/block_scan.cuh>
 #include <type_traits>
 
 #include "../block/tile_io.cuh"
@@ -307,15 +308,17 @@ __global__ void __launch_bounds__(Policy::tuning.block_threads, Policy::tuning.m
 }
 
 // Plain bounds of sorted needles a in a much longer b, by fixed tiles of b (sorted_search_tuning::
-// b_tile_ratio): block t holds b[t * TileKeys, (t + 1) * TileKeys) in shared memory and finds the
-// bounds of the needles that fall there, firsts[t] to firsts[t + 1], each by binary search of the
-// tile. A tile's loads go out before it knows its needles, so that no partition pass stands between
-// b's reads and the kernel's start (the Merge Path's tiles wait for theirs: bench/NOTES.md).
+// b_tile_ratio): block t finds the bounds of the needles that fall in b[t * TileKeys, (t + 1) *
+// TileKeys), firsts[t] to firsts[t + 1], each by binary search of the tile in shared memory. A
+// tile reads b only where needles fall: few distinct or clustered needles leave most tiles empty.
+// (A first wave of tiles that asked for their keys before it knew its needles gained ~1% on random
+// needles and lost 11-12% on clustered ones or 16 distinct keys: bench/NOTES.md.)
 
 // A tile whose needles are more than one tile's worth: the rest, [from, to), are left to
-// b_tile_overflow_kernel, so that needles piled into few tiles are searched by the whole grid.
+// b_tile_overflow_kernel, so that needles piled into few tiles are stored by the whole grid.
 struct b_tile_overflow {
   index_t b_begin, from, to;
+  index_t bound;  // every needle's bound where they are all equivalent, else -1 (search each)
   int b_count;
 };
 struct b_tile_overflow_list {
@@ -352,55 +355,94 @@ __global__ void __launch_bounds__(BlockThreads)
   if (threadIdx.x % block::warp_lanes == 0) firsts[edge] = first;
 }
 
-// One block a tile of b, its loads issued before the wait for firsts (b_tile_needles_kernel, a
-// normal launch, ran after whatever wrote b). Each tile takes at most TileKeys needles and lists
-// the rest. For any data nothing outside a, b, firsts, the list and a_out[0, a_count) is touched.
+// Whether the sorted needles a[first, last) are all equivalent, so that they share one bound: few
+// distinct needle keys pile into few tiles, and one search then serves the pile. For unsorted
+// needles the shared bound is still one that lies in the tile.
+template <class AIt, class Comp>
+__device__ bool one_needle_key(AIt a, index_t first, index_t last, Comp comp) {
+  return last - first > 1 && !comp(a[first], a[last - 1]);
+}
+
+// One block a tile of b, started once firsts is known (b_tile_needles_kernel): a tile without
+// needles is skipped, one with needles loaded into shared memory. (Searching tiles of up to 16 or
+// 64 needles in b itself instead changed nothing measurable.) Each tile takes at most TileKeys
+// needles and lists the rest. For any data nothing outside a, b, firsts, the list and
+// a_out[0, a_count) is touched.
 template <int BlockThreads, int TileKeys, bounds Bounds, class AIt, class BIt, class AOut, class Comp>
 __global__ void __launch_bounds__(BlockThreads)
     b_tile_search_kernel(AIt a, BIt b, index_t b_count, const index_t* firsts, b_tile_overflow_list overflow,
                          AOut a_out, Comp comp) {
   using Key = value_of<BIt>;
+  using Out = search_output_t<AOut>;
   __shared__ __align__(16) unsigned char tile_bytes[sizeof(Key) * (TileKeys + block::tile_padding<0>)];
   Key* tile = reinterpret_cast<Key*>(tile_bytes);
+  detail::wait_for_prior_grid();  // firsts
+  const index_t first = firsts[blockIdx.x];
+  const index_t last = detail::max_of(firsts[blockIdx.x + 1], first);
+  if (first == last) return;
   const index_t b_begin = blockIdx.x * static_cast<index_t>(TileKeys);
   const int count = static_cast<int>(detail::min_of<index_t>(TileKeys, b_count - b_begin));
   const int pos = block::aligned_position<Key>(b + b_begin, 0);
   block::copy_run_to_shared<BlockThreads, TileKeys>(b + b_begin, count, tile, pos);
   block::commit_copies();
-  detail::wait_for_prior_grid();  // firsts
-  const index_t first = firsts[blockIdx.x];
-  const index_t last = detail::max_of(firsts[blockIdx.x + 1], first);
   const index_t stop = detail::min_of<index_t>(last, first + TileKeys);
+  const bool one_key = one_needle_key(a, first, last, comp);
   block::wait_for_copies<0>();
   __syncthreads();
   const Key* keys = tile + pos;
+  // A pile of equivalent needles: every thread runs the same search (broadcast reads).
+  const index_t pile_bound = one_key ? b_begin + binary_search_bound<Bounds>(keys, count, a[first], comp) : -1;
   for (index_t i = first + threadIdx.x; i < stop; i += BlockThreads)
-    a_out[i] = search_result<search::index, search_output_t<AOut>>(
-        b_begin + binary_search_bound<Bounds>(keys, count, a[i], comp), false);
+    a_out[i] = search_result<search::index, Out>(
+        one_key ? pile_bound : b_begin + binary_search_bound<Bounds>(keys, count, a[i], comp), false);
   if (threadIdx.x == 0 && stop < last) {
     const int slot = atomicAdd(overflow.count, 1);
-    if (slot < overflow.capacity) overflow.entries[slot] = {b_begin, stop, last, count};
+    if (slot < overflow.capacity) overflow.entries[slot] = {b_begin, stop, last, pile_bound, count};
   }
 }
 
-// The needles the tiles left, each listed range spread over the whole grid, every thread searching
-// the range's tile where it lies in b: a block's share of a range can be a few needles, too few to
-// pay for a copy of the tile (needles on 16 distinct keys at 1:16, H100: 229 us with the copies,
-// 191 without), and the tile's upper levels stay in L1.
+// The needles the tiles left, spread evenly over the whole grid: the listed ranges, up to
+// BlockThreads at a time, are laid end to end and each block takes an equal share of their needles
+// (a block's share can span many ranges, or a few needles of one: ranges of a few needles each,
+// one at a time for every block, took 630 us for needles clustered at 1:16 on an H200). A pile of
+// equivalent needles takes its one bound; any other needle a search of its range's tile where it
+// lies in b (too few needles a block to pay for a copy of the tile; its upper levels stay in L1).
 template <int BlockThreads, bounds Bounds, class AIt, class BIt, class AOut, class Comp>
 __global__ void __launch_bounds__(BlockThreads)
     b_tile_overflow_kernel(AIt a, BIt b, b_tile_overflow_list overflow, AOut a_out, Comp comp) {
+  using Out = search_output_t<AOut>;
+  using scan = cub::BlockScan<index_t, BlockThreads>;
+  __shared__ b_tile_overflow listed[BlockThreads];
+  __shared__ index_t starts[BlockThreads + 1];  // the chunk's needles before each listed range
+  __shared__ typename scan::TempStorage scan_storage;
   detail::wait_for_prior_grid();  // the tiles' list
   const int entries = detail::min_of(*overflow.count, overflow.capacity);
-  for (int e = 0; e < entries; ++e) {
-    const b_tile_overflow range = overflow.entries[e];
-    const index_t length = range.to - range.from;
-    const index_t share = detail::ceil_div<index_t>(length, gridDim.x);
-    const index_t begin = range.from + detail::min_of<index_t>(length, share * blockIdx.x);
-    const index_t end = range.from + detail::min_of<index_t>(length, share * (blockIdx.x + 1));
-    for (index_t i = begin + threadIdx.x; i < end; i += BlockThreads)
-      a_out[i] = search_result<search::index, search_output_t<AOut>>(
-          range.b_begin + binary_search_bound<Bounds>(b + range.b_begin, range.b_count, a[i], comp), false);
+  for (int chunk = 0; chunk < entries; chunk += BlockThreads) {
+    const int chunk_entries = detail::min_of(BlockThreads, entries - chunk);
+    __syncthreads();  // the last chunk's ranges are read
+    index_t length = 0;
+    if (static_cast<int>(threadIdx.x) < chunk_entries) {
+      listed[threadIdx.x] = overflow.entries[chunk + threadIdx.x];
+      length = listed[threadIdx.x].to - listed[threadIdx.x].from;
+    }
+    index_t before, total;
+    scan(scan_storage).ExclusiveSum(length, before, total);
+    starts[threadIdx.x] = before;
+    if (threadIdx.x == 0) starts[BlockThreads] = total;
+    __syncthreads();
+    const index_t share = detail::ceil_div<index_t>(total, gridDim.x);
+    const index_t begin = detail::min_of<index_t>(total, share * blockIdx.x);
+    const index_t end = detail::min_of<index_t>(total, begin + share);
+    for (index_t g = begin + threadIdx.x; g < end; g += BlockThreads) {
+      // The range that holds the chunk's needle g: the last one starting at or before it.
+      const int e = binary_search_bound<bounds::upper>(starts + 1, chunk_entries, g, less<>{});
+      const b_tile_overflow range = listed[e];
+      const index_t i = range.from + (g - starts[e]);
+      const index_t bound =
+          range.bound >= 0 ? range.bound
+                           : range.b_begin + binary_search_bound<Bounds>(b + range.b_begin, range.b_count, a[i], comp);
+      a_out[i] = search_result<search::index, Out>(bound, false);
+    }
   }
 }
 

@@ -27,11 +27,11 @@ struct sorted_search_tuning {
   int needle_search_ratio = 64;
   // Plain bounds of a into a b at least this many times longer (and shorter than
   // needle_search_ratio allows) read b in fixed tiles instead of along the Merge Path: no
-  // partition pass, and each block's loads start before it knows its needles, which a small pass
-  // finds for every tile edge meanwhile (kernel::b_tile_search_kernel). H200, 2^22 needles into
-  // 2^26 int32 keys: 103 us against 130 for the Merge Path (thrust 140); at 1:8 135 against 138
-  // (0: never). Only where b's bytes are at least b_tile_min_l2_percent of the L2 size: from L2
-  // the Merge Path's fewer launches win (2^18 into 2^22: 15.6 us against 17.7).
+  // partition pass; a small pass finds every tile's needles first, and tiles without needles
+  // read nothing (kernel::b_tile_search_kernel). H200, 2^22 needles into 2^26 int32 keys: 97 us
+  // against 121 for the Merge Path (thrust 137); at 1:8 135 against 138 (0: never). Only where
+  // b's bytes are at least b_tile_min_l2_percent of the L2 size: from L2 the Merge Path's fewer
+  // launches win (2^18 into 2^22: 15.6 us against 17.7).
   int b_tile_ratio = 12;
   int b_tile_min_l2_percent = 100;
   int b_tile_threads = 256;
