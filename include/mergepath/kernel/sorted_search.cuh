@@ -251,6 +251,12 @@ __global__ void __launch_bounds__(Policy::tuning.block_threads, Policy::tuning.m
   const int a_n = static_cast<int>(a1 - a0);
   const int b_n = static_cast<int>((diag1 - a1) - b0);
   const int count = a_n + b_n;
+  // A side without output leaves nothing to do in a tile without the other side's keys (needles
+  // on few distinct keys leave most of a long b's tiles without one).
+  if constexpr (TypeB == search::none)
+    if (a_n == 0) return;
+  if constexpr (TypeA == search::none)
+    if (b_n == 0) return;
 
   // Each run with its neighbours where they exist: the match tests look one element past it.
   const int a_before = a0 > 0, a_after = a1 < a_count;
