@@ -1619,6 +1619,57 @@ int probe_main(int argc, char** argv) {
 
 }  // namespace probe_needles
 
+// ==== case gallop ======================================================================
+// The CPU's plain bounds of a few sorted needles in a long b on one thread: the Merge Path walk
+// (thread::serial_search over all of b), galloping from needle to needle (host::gallop_search) and
+// std::lower_bound per needle, best of 5, from 1:16 to 1:65536. [LOG2_B]
+namespace probe_gallop {
+
+using mergepath::index_t;
+
+template <class F>
+double best_ms(F f) {
+  double best = 1e30;
+  for (int r = 0; r < 5; ++r) {
+    const auto t0 = std::chrono::steady_clock::now();
+    f();
+    best = std::min(best, std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+  }
+  return best;
+}
+
+int probe_main(int argc, char** argv) {
+  const index_t nb = index_t{1} << (argc > 1 ? std::atoi(argv[1]) : 24);
+  std::mt19937 rng(1);
+  std::vector<int> b(static_cast<std::size_t>(nb));
+  for (int& x : b) x = static_cast<int>(rng() >> 1);
+  std::sort(b.begin(), b.end());
+  mergepath::host_context one(1);
+  for (int shift : {4, 6, 8, 9, 10, 12, 14, 16}) {
+    const index_t na = nb >> shift;
+    std::vector<int> a(static_cast<std::size_t>(na));
+    for (int& x : a) x = static_cast<int>(rng() >> 1);
+    std::sort(a.begin(), a.end());
+    std::vector<index_t> walked(a.size()), galloped(a.size()), expect(a.size());
+    const double walk = best_ms([&] {
+      mergepath::serial_search<mergepath::bounds::lower, mergepath::search::index, mergepath::search::none>(
+          a.data(), na, b.data(), nb, 0, na, 0, nb, walked.data(), nullptr, mergepath::less<>{});
+    });
+    const double gallop = best_ms([&] {
+      mergepath::host::gallop_search<mergepath::bounds::lower>(one, a.data(), na, b.data(), nb, galloped.data(),
+                                                               mergepath::less<>{});
+    });
+    const double std_ms = best_ms([&] {
+      for (std::size_t i = 0; i < a.size(); ++i) expect[i] = std::lower_bound(b.begin(), b.end(), a[i]) - b.begin();
+    });
+    std::printf("1:%-6d walk %8.2f ms  gallop %8.2f ms  std::lower_bound %8.2f ms  %s\n", 1 << shift, walk, gallop,
+                std_ms, walked == expect && galloped == expect ? "ok" : "MISMATCH");
+  }
+  return 0;
+}
+
+}  // namespace probe_gallop
+
 // ==== case load_balance ================================================================
 // load_balancing_search, interval_expand and segmented_reduce of 2^26 items (int32), segment
 // lengths uniform in [0, 2 * MEAN]: per-call times beside a device copy of the output, each
@@ -2024,6 +2075,8 @@ const probe_case cases[] = {
     {"needles", probe_needles::probe_main,
      "a few sorted needles in a long b: thrust, the Merge Path, the per-needle search, b's tiles [LOG2_B "
      "[uniform|distinct16|clustered|skewed]]"},
+    {"gallop", probe_gallop::probe_main,
+     "CPU: a few sorted needles in a long b, the Merge Path walk against galloping [LOG2_B]"},
     {"search_wide", probe_search_wide::probe_main, "sorted search, int64 bounds (Python's), several tile shapes [N]"},
     {"load_balance", probe_load_balance::probe_main,
      "load_balancing_search, interval_expand, segmented_reduce of 2^26 int32 [MEAN [CALLS [LOG2_N]]]"},

@@ -602,5 +602,35 @@ TEST(HostBinarySearchThreadLevel, BoundsInTheCountsType) {
   check_search_in_count_type<std::int64_t>(rng);
 }
 
+// gallop_bound from any start at or before the bound (the needles' previous bound, in the host's
+// search of a few sorted needles): both bounds, every start from 0 to the bound, against std; on
+// unsorted keys through a bounds-checked view, a result in [from, n].
+TEST(HostBinarySearchThreadLevel, GallopFromAnyEarlierStart) {
+  std::mt19937_64 rng(case_seed({581}));
+  SCOPED_TRACE(::testing::Message() << "MERGEPATH_TEST_SEED=" << base_seed());
+  for (index_t n : {index_t{0}, index_t{1}, index_t{2}, index_t{7}, index_t{64}, index_t{65}, index_t{1000}}) {
+    std::vector<int> hay(static_cast<std::size_t>(n));
+    for (int& x : hay) x = std::uniform_int_distribution<int>(0, static_cast<int>(n / 3 + 1))(rng);  // ties
+    std::sort(hay.begin(), hay.end());
+    for (int trial = 0; trial < 50; ++trial) {
+      const int x = std::uniform_int_distribution<int>(-1, static_cast<int>(n / 3 + 2))(rng);
+      const index_t lower = std::lower_bound(hay.begin(), hay.end(), x) - hay.begin();
+      const index_t upper = std::upper_bound(hay.begin(), hay.end(), x) - hay.begin();
+      for (index_t from = 0; from <= lower; ++from)
+        ASSERT_EQ((mergepath::gallop_bound<bounds::lower>(hay.data(), from, n, x, mergepath::less<>{})), lower)
+            << "n " << n << ", x " << x << ", from " << from;
+      for (index_t from = 0; from <= upper; ++from)
+        ASSERT_EQ((mergepath::gallop_bound<bounds::upper>(hay.data(), from, n, x, mergepath::less<>{})), upper)
+            << "n " << n << ", x " << x << ", from " << from;
+    }
+    std::shuffle(hay.begin(), hay.end(), rng);
+    const auto checked = checked_view(hay);
+    for (index_t from = 0; from <= n; ++from) {
+      const index_t any = mergepath::gallop_bound<bounds::lower>(checked, from, n, 5, mergepath::less<>{});
+      ASSERT_TRUE(any >= from && any <= n) << "n " << n << ", from " << from;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace mergepath_test

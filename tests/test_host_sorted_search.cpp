@@ -113,6 +113,56 @@ TYPED_TEST(HostSortedSearch, EveryKindMatchesTheOracle) {
   }
 }
 
+// Plain bounds of a few needles in a b at least host_gallop_ratio times longer gallop from needle
+// to needle: shapes either side of the ratio, a lone needle, the short form and the complete form
+// with nothing for b, both bounds; and sorted_equality_count, which takes the same path.
+TYPED_TEST(HostSortedSearch, FewNeedlesGallop) {
+  using Key = typename TypeParam::key;
+  typename TypeParam::comp comp;
+  constexpr index_t ratio = mergepath::host_gallop_ratio;
+  mergepath::host_context ctx(sweep_threads);
+  std::vector<shape> shapes;
+  for (index_t b : {ratio, 3 * ratio + 1, index_t{140009}})
+    for (index_t a : {index_t{1}, index_t{2}, b / ratio - 1, b / ratio, b / ratio + 1})
+      if (a > 0) shapes.push_back({a, b});
+  for (const search_case& c : search_cases(shapes)) {
+    SCOPED_TRACE(c.name());
+    merge_input<Key> in = make_search_input<Key>(c, comp);
+    search_oracle expect = sorted_search_oracle(in, comp);
+    ASSERT_NO_FATAL_FAILURE(check_short_search<bounds::lower>(ctx, in, expect, comp));
+    ASSERT_NO_FATAL_FAILURE(check_short_search<bounds::upper>(ctx, in, expect, comp));
+    ASSERT_NO_FATAL_FAILURE((check_complete_search<bounds::lower, search::index, search::none>(ctx, in, expect, comp)));
+    ASSERT_NO_FATAL_FAILURE(
+        (check_complete_search<bounds::upper, search::index, search::none, std::int32_t>(ctx, in, expect, comp)));
+    std::vector<index_t> lower(in.a.size()), counts(in.a.size());
+    mergepath::sorted_search(ctx, in.a.data(), c.a_count, in.b.data(), c.b_count, lower.data(), comp);
+    mergepath::sorted_equality_count(ctx, in.a.data(), c.a_count, in.b.data(), c.b_count, lower.data(), counts.data(),
+                                     comp);
+    for (std::size_t i = 0; i < in.a.size(); ++i)
+      ASSERT_EQ(counts[i], expect.a.upper[i] - expect.a.lower[i]) << "needle " << i;
+  }
+}
+
+// The same path with its needles split over threads (int32): enough needles for four chunks.
+TEST(HostSortedSearchGallop, SplitOverThreads) {
+  constexpr index_t ratio = mergepath::host_gallop_ratio;
+  const index_t a = 4 * (index_t{1} << 15) / mergepath::host_gallop_work_per_needle, b = a * ratio + 3;
+  std::vector<search_case> cases;
+  for (search_distribution d : {search_distribution::uniform, search_distribution::few_distinct})
+    cases.push_back({a, b, d, case_seed({a, b, 100 + static_cast<int>(d)})});
+  for (const search_case& c : cases) {
+    SCOPED_TRACE(c.name());
+    merge_input<int> in = make_search_input<int>(c, mergepath::less<>{});
+    search_oracle expect = sorted_search_oracle(in, mergepath::less<>{});
+    for (int threads : {1, 3, 8}) {
+      SCOPED_TRACE(::testing::Message() << "threads " << threads);
+      mergepath::host_context ctx(threads);
+      ASSERT_NO_FATAL_FAILURE(check_short_search<bounds::lower>(ctx, in, expect, mergepath::less<>{}));
+      ASSERT_NO_FATAL_FAILURE(check_short_search<bounds::upper>(ctx, in, expect, mergepath::less<>{}));
+    }
+  }
+}
+
 // Every kind at sizes split over several threads (int32), and the same answer on any thread count.
 class HostSortedSearchThreads : public ::testing::Test {};
 
@@ -495,10 +545,11 @@ TEST(HostSortedSearchUnsorted, StaysInBounds) {
   std::mt19937_64 rng(case_seed({201}));
   for (int threads : {1, 3, 8}) {
     mergepath::host_context ctx(threads);
-    for (index_t n : {index_t{0}, index_t{1}, index_t{100}, index_t{70001}, index_t{300007}}) {
+    for (index_t n : {index_t{0}, index_t{1}, index_t{100}, index_t{70001}, index_t{300007}, -index_t{300007}}) {
       SCOPED_TRACE(::testing::Message() << "threads " << threads << ", n " << n);
       std::uniform_int_distribution<int> key(0, 1000);
-      const index_t na = n, nb = n / 3 + 1;
+      // n < 0: a few needles in a long b (the galloping search), else more needles than b holds.
+      const index_t na = n < 0 ? -n / mergepath::host_gallop_ratio : n, nb = n < 0 ? -n : n / 3 + 1;
       std::vector<int> a(static_cast<std::size_t>(na)), b(static_cast<std::size_t>(nb));
       std::vector<index_t> lower(a.size());
       for (int& x : a) x = key(rng);

@@ -1,5 +1,6 @@
 // sorted_search and sorted_equality_count on a host_context: Merge Path splits the search's path
-// evenly over the threads, and each thread runs serial_search on its share.
+// evenly over the threads, and each thread runs serial_search on its share; plain bounds of a few
+// needles in a long b gallop from needle to needle instead.
 #pragma once
 
 #include <vector>
@@ -7,17 +8,41 @@
 #include "../context.hpp"
 #include "../error.hpp"
 #include "../functional.hpp"
+#include "../thread/binary_search.hpp"
 #include "../thread/merge_path.hpp"
 #include "../thread/serial_search.hpp"
+#include "../tuning/sorted_search.hpp"
 #include "merge.hpp"
 #include "parallel.hpp"
 
 namespace mergepath {
 namespace host {
 
+// a_out[i] = the bound of a[i] in b for a few needles in a long b: each thread takes a run of
+// needles, binary-searches the first in all of b and gallops from each bound to the next
+// (thread::gallop_bound), so it reads ~2 log2 of each gap instead of walking all of b.
+template <bounds Bounds, class AIt, class BIt, class AOut, class Comp>
+void gallop_search(const host_context& ctx, AIt a, index_t a_count, BIt b, index_t b_count, AOut a_out, Comp comp) {
+  const index_t chunks = chunk_count(ctx, a_count * host_gallop_work_per_needle);
+  parallel_for(ctx, chunks, [&](index_t c) {
+    const index_t begin = a_count * c / chunks, end = a_count * (c + 1) / chunks;
+    index_t bound = 0;
+    for (index_t i = begin; i < end; ++i) {
+      bound = i == begin ? binary_search_bound<Bounds>(b, b_count, a[i], comp)
+                         : gallop_bound<Bounds>(b, bound, b_count, a[i], comp);
+      a_out[i] = search_result<search::index, search_output_t<AOut>>(bound, false);
+    }
+  });
+}
+
 template <bounds Bounds, search TypeA, search TypeB, class AIt, class BIt, class AOut, class BOut, class Comp>
 match_counts sorted_search(const host_context& ctx, AIt a, index_t a_count, BIt b, index_t b_count, AOut a_out,
                            BOut b_out, Comp comp) {
+  if constexpr (TypeA == search::index && TypeB == search::none)
+    if (a_count > 0 && b_count / host_gallop_ratio >= a_count) {
+      gallop_search<Bounds>(ctx, a, a_count, b, b_count, a_out, comp);
+      return {};
+    }
   index_t total = a_count + b_count;
   index_t chunks = chunk_count(ctx, total);
   std::vector<match_counts> matches(static_cast<std::size_t>(chunks));

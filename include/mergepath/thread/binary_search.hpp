@@ -69,6 +69,23 @@ MERGEPATH_HD Count binary_search_bound(It sorted, Count count, const T& x, Comp 
   return binary_search_bound<Bounds>(sorted, count, x, comp, detail::read_element{});
 }
 
+// The lower (or upper) bound of x in sorted[0, count), given that it lies at or after `from`
+// (the bound of a needle ordered no later than x): galloping up from `from` by steps of 1, 2, 4,
+// ..., then a binary search of the last step, 2 log2(d) + O(1) reads for a bound d past `from`.
+// Sorted needles searched in turn so cost the logs of their gaps, not of count. Reads only
+// sorted[from, count); the result lies in [from, count].
+template <bounds Bounds = bounds::lower, class It, class Count, class T, class Comp>
+MERGEPATH_HD Count gallop_bound(It sorted, Count from, Count count, const T& x, Comp comp) {
+  static_assert(std::is_integral_v<Count> && std::is_signed_v<Count>, "a signed count");
+  Count lo = from, step = 1;  // the bound is at least lo
+  while (step <= count - lo && detail::goes_past<Bounds>(sorted[lo + step - 1], x, comp)) {
+    lo += step;
+    step *= 2;
+  }
+  const Count window = step <= count - lo ? step - 1 : count - lo;  // sorted[lo + step - 1] ends it
+  return lo + binary_search_bound<Bounds>(sorted + lo, window, x, comp);
+}
+
 // The Eytzinger layout of n sorted keys is the complete binary tree with n nodes in heap order
 // (node k, from 1, has children 2k and 2k + 1) whose in-order walk is the sorted order. Its
 // levels 0 .. h - 2 are full and its last level h - 1 holds the m = n - (2^(h-1) - 1) leftmost

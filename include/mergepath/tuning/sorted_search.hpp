@@ -43,6 +43,14 @@ struct sorted_search_tuning {
   }
 };
 
+// The CPU's plain bounds of a into a b at least this many times longer gallop from needle to
+// needle (host::gallop_search) instead of walking the Merge Path through all of b, whose reads
+// stream: one thread, 2^24 and 2^26 int32 keys in b, the two cross between 1:256 and 1:512; at
+// 1:4096 galloping takes 0.4 ms against 9 for the walk (2^24). A needle's galloping costs about as
+// much as host_gallop_work_per_needle steps of the walk (how the needles split over threads).
+constexpr index_t host_gallop_ratio = 512;
+constexpr index_t host_gallop_work_per_needle = 32;
+
 // The merge's keys shapes (tuning/merge.hpp) to start from: the search reads the same tiles and
 // writes at most as much. 4-byte keys, measured on an H200 at 2^26 + 2^26 (bench/NOTES.md): the
 // walk keeps no bounds in registers, so 32 registers serve and 2048 resident threads (8 blocks
