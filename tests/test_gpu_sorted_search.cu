@@ -311,7 +311,9 @@ struct small_b_tiles_policy {
 // Needles piled into a few of b's tiles, more than a tile's worth each: distinct needles in a
 // sixteenth of b's range (~64 listed ranges, each searched needle by needle), all equal (one
 // bound a range), three values, a band with duplicates; b of 2^18 keys, 1:16.
-TEST(GpuSortedSearchPiles, NeedlesPiledIntoFewTiles) {
+class GpuSortedSearchPiles : public gpu_test {};
+
+TEST_F(GpuSortedSearchPiles, NeedlesPiledIntoFewTiles) {
   mergepath::cuda_context ctx;
   std::mt19937 rng(20261127);
   const index_t nb = index_t{1} << 18, na = nb / 16;
