@@ -347,7 +347,7 @@ template <int BlockThreads, bounds Bounds, class AIt, class BIt, class Comp>
 __global__ void __launch_bounds__(BlockThreads)
     b_tile_needles_kernel(AIt a, index_t a_count, BIt b, index_t tile_keys, index_t num_tiles, index_t* firsts,
                           b_tile_overflow_list overflow, Comp comp) {
-  detail::allow_dependent_launch();  // the tile kernel's loads need none of this
+  detail::allow_dependent_launch();  // the tile kernel's blocks start and wait for firsts
   const index_t edge = (blockIdx.x * static_cast<index_t>(BlockThreads) + threadIdx.x) / block::warp_lanes;
   if (edge == 0 && threadIdx.x == 0) *overflow.count = 0;
   if (edge > num_tiles) return;
