@@ -2,7 +2,7 @@
 # One device round: GPU tests, compute-sanitizer (memcheck + racecheck) on small sizes, the
 # benchmark and the demo. Binaries come prebuilt in .devbuild/ (scripts/stage_devbuild.sh), so
 # no device time goes to compiling. Usage: scripts/gpu_round.sh [tests] [sanitize | memcheck | racecheck]
-# [bench] [probe | l2fetch | stalls | lbstalls] [demo]. The probe steps profile mergepath-probe cases
+# [bench] [probe | l2fetch | stalls | lbstalls] [demo] [python]. The probe steps profile mergepath-probe cases
 # (bench/probe.cu; `mergepath-probe --list`).
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -71,6 +71,10 @@ for step in $steps; do
       done ;;
     demo)
       run demo $bin/mergepath-demo ;;
+    python)  # the Python package's tests, numpy, CuPy and torch arrays, from the staged wheel
+      rm -rf /tmp/mergepath-py
+      run python-install python3 -m pip install --no-deps --no-index --target /tmp/mergepath-py $bin/mergepath-*.whl
+      PYTHONPATH=/tmp/mergepath-py run python-tests python3 -m pytest -q -p no:cacheprovider python/tests ;;
   esac
 done
 exit $status

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds (here, no GPU needed) and copies into .devbuild/ the binaries scripts/gpu_round.sh runs,
-# so the device call carries them instead of compiling there.
+# so the device call carries them instead of compiling there. PYTHON=python3.12 also stages the
+# Python package's wheel.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
@@ -11,4 +12,11 @@ for f in tests/mergepath-host-tests tests/mergepath-gpu-tests tests/mergepath-gp
   cp "build/$f" .devbuild/
 done
 strip .devbuild/* 2>/dev/null || true
+# The Python package as a wheel, built here for the GPU machine's python3 when PYTHON names an
+# interpreter of the same minor version (3.12 there) that has nanobind and scikit-build-core: its
+# CUDA build takes minutes that the device would otherwise spend (gpu_round.sh python installs it).
+if [ -n "${PYTHON:-}" ]; then
+  rm -f .devbuild/*.whl
+  CMAKE_BUILD_PARALLEL_LEVEL="$(nproc)" "$PYTHON" -m pip wheel -q --no-build-isolation --no-deps ./python -w .devbuild
+fi
 du -sh .devbuild
