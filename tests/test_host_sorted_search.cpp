@@ -113,18 +113,30 @@ TYPED_TEST(HostSortedSearch, EveryKindMatchesTheOracle) {
   }
 }
 
-// Plain bounds of a few needles in a b at least host_gallop_ratio times longer gallop from needle
-// to needle: shapes either side of the ratio, a lone needle, the short form and the complete form
-// with nothing for b, both bounds; and sorted_equality_count, which takes the same path.
+// The galloping ratio: the in-cache one where b's bytes fit a known last-level cache.
+TEST(HostSortedSearchGallop, RatioFollowsTheCache) {
+  EXPECT_EQ(mergepath::host_gallop_ratio(1000, 0), mergepath::host_gallop_ratio_beyond_cache);
+  EXPECT_EQ(mergepath::host_gallop_ratio(1000, 1000), mergepath::host_gallop_ratio_in_cache);
+  EXPECT_EQ(mergepath::host_gallop_ratio(1001, 1000), mergepath::host_gallop_ratio_beyond_cache);
+  EXPECT_LT(mergepath::host_gallop_ratio_in_cache, mergepath::host_gallop_ratio_beyond_cache);
+}
+
+// Plain bounds of a few needles in a b at least the galloping ratio times longer gallop from
+// needle to needle: shapes either side of the ratio that applies to b, a lone needle, the short
+// form and the complete form with nothing for b, both bounds; and sorted_equality_count, which
+// takes the same path.
 TYPED_TEST(HostSortedSearch, FewNeedlesGallop) {
   using Key = typename TypeParam::key;
   typename TypeParam::comp comp;
-  constexpr index_t ratio = mergepath::host_gallop_ratio;
   mergepath::host_context ctx(sweep_threads);
   std::vector<shape> shapes;
-  for (index_t b : {ratio, 3 * ratio + 1, index_t{140009}})
+  constexpr index_t in_cache = mergepath::host_gallop_ratio_in_cache;
+  constexpr index_t beyond = mergepath::host_gallop_ratio_beyond_cache;
+  for (index_t b : {in_cache, 3 * in_cache + 1, beyond, 3 * beyond + 1, index_t{140009}}) {
+    const index_t ratio = mergepath::host::gallop_ratio<const Key*>(b);
     for (index_t a : {index_t{1}, index_t{2}, b / ratio - 1, b / ratio, b / ratio + 1})
       if (a > 0) shapes.push_back({a, b});
+  }
   for (const search_case& c : search_cases(shapes)) {
     SCOPED_TRACE(c.name());
     merge_input<Key> in = make_search_input<Key>(c, comp);
@@ -145,8 +157,8 @@ TYPED_TEST(HostSortedSearch, FewNeedlesGallop) {
 
 // The same path with its needles split over threads (int32): enough needles for four chunks.
 TEST(HostSortedSearchGallop, SplitOverThreads) {
-  constexpr index_t ratio = mergepath::host_gallop_ratio;
-  const index_t a = 4 * (index_t{1} << 15) / mergepath::host_gallop_work_per_needle, b = a * ratio + 3;
+  const index_t a = 4 * (index_t{1} << 15) / mergepath::host_gallop_work_per_needle;
+  const index_t b = a * mergepath::host_gallop_ratio_beyond_cache + 3;  // gallops, in cache or not
   std::vector<search_case> cases;
   for (search_distribution d : {search_distribution::uniform, search_distribution::few_distinct})
     cases.push_back({a, b, d, case_seed({a, b, 100 + static_cast<int>(d)})});
@@ -549,7 +561,7 @@ TEST(HostSortedSearchUnsorted, StaysInBounds) {
       SCOPED_TRACE(::testing::Message() << "threads " << threads << ", n " << n);
       std::uniform_int_distribution<int> key(0, 1000);
       // n < 0: a few needles in a long b (the galloping search), else more needles than b holds.
-      const index_t na = n < 0 ? -n / mergepath::host_gallop_ratio : n, nb = n < 0 ? -n : n / 3 + 1;
+      const index_t na = n < 0 ? -n / mergepath::host_gallop_ratio_beyond_cache : n, nb = n < 0 ? -n : n / 3 + 1;
       std::vector<int> a(static_cast<std::size_t>(na)), b(static_cast<std::size_t>(nb));
       std::vector<index_t> lower(a.size());
       for (int& x : a) x = key(rng);

@@ -3,6 +3,8 @@
 // needles in a long b gallop from needle to needle instead.
 #pragma once
 
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "../context.hpp"
@@ -12,6 +14,7 @@
 #include "../thread/merge_path.hpp"
 #include "../thread/serial_search.hpp"
 #include "../tuning/sorted_search.hpp"
+#include "cache_size.hpp"
 #include "merge.hpp"
 #include "parallel.hpp"
 
@@ -35,11 +38,19 @@ void gallop_search(const host_context& ctx, AIt a, index_t a_count, BIt b, index
   });
 }
 
+// How many times longer than a b must be for a's plain bounds to gallop (tuning/sorted_search.hpp):
+// fewer where b fits the last-level cache, whose reads cost galloping less than memory's.
+template <class BIt>
+index_t gallop_ratio(index_t b_count) {
+  using Key = std::decay_t<decltype(std::declval<BIt>()[0])>;
+  return host_gallop_ratio(static_cast<std::size_t>(b_count) * sizeof(Key), last_level_cache_bytes());
+}
+
 template <bounds Bounds, search TypeA, search TypeB, class AIt, class BIt, class AOut, class BOut, class Comp>
 match_counts sorted_search(const host_context& ctx, AIt a, index_t a_count, BIt b, index_t b_count, AOut a_out,
                            BOut b_out, Comp comp) {
   if constexpr (TypeA == search::index && TypeB == search::none)
-    if (a_count > 0 && b_count / host_gallop_ratio >= a_count) {
+    if (a_count > 0 && b_count / gallop_ratio<BIt>(b_count) >= a_count) {
       gallop_search<Bounds>(ctx, a, a_count, b, b_count, a_out, comp);
       return {};
     }

@@ -43,12 +43,19 @@ struct sorted_search_tuning {
   }
 };
 
-// The CPU's plain bounds of a into a b at least this many times longer gallop from needle to
-// needle (host::gallop_search) instead of walking the Merge Path through all of b, whose reads
-// stream: one thread, 2^24 and 2^26 int32 keys in b, the two cross between 1:256 and 1:512; at
-// 1:4096 galloping takes 0.4 ms against 9 for the walk (2^24). A needle's galloping costs about as
-// much as host_gallop_work_per_needle steps of the walk (how the needles split over threads).
-constexpr index_t host_gallop_ratio = 512;
+// The CPU's plain bounds of a into a b at least host_gallop_ratio(b's bytes) times longer gallop
+// from needle to needle (host::gallop_search) instead of walking the Merge Path through all of b,
+// whose reads stream. One thread, int32 keys, probe gallop: where b lies beyond the last-level
+// cache the two cross between 1:256 and 1:512 (the build machine, 32 MiB of L3, b of 2^24 and 2^26
+// keys; at 1:4096 galloping takes 0.4 ms against 9 for the walk); where b fits it, between 1:16
+// and 1:64 (the GPU machine's host, 300 MiB of L3, b of 2^26 keys: 1:64 60 ms against 76, 1:256 33
+// against 60, 1:16 133 against 118). A needle's galloping costs about as much as
+// host_gallop_work_per_needle steps of the walk (how the needles split over threads).
+constexpr index_t host_gallop_ratio_beyond_cache = 512;
+constexpr index_t host_gallop_ratio_in_cache = 64;
+constexpr index_t host_gallop_ratio(std::size_t b_bytes, std::size_t cache_bytes) {
+  return cache_bytes > 0 && b_bytes <= cache_bytes ? host_gallop_ratio_in_cache : host_gallop_ratio_beyond_cache;
+}
 constexpr index_t host_gallop_work_per_needle = 32;
 
 // The merge's keys shapes (tuning/merge.hpp) to start from: the search reads the same tiles and
