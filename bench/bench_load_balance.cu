@@ -1,13 +1,15 @@
 // The load-balancing suite: 2^26 int32 items in segments of uniform random length (0 .. 2 x mean)
 // with means 4, 16, 300, 10^4 and 10^6, int32 starts. Rows: mergepath::load_balancing_search
 // against thrust::upper_bound of the items in the starts (what one writes without it) and a
-// device copy of the same bytes; interval_expand against a copy; segmented_reduce (sum) against
-// cub::DeviceSegmentedReduce::Sum and a copy. CPU rows: load_balancing_search and segmented_reduce
-// on host_context(t) against a sequential loop, at 2^24 items.
+// device copy of the same bytes, also with int64 starts and outputs (as Python calls it);
+// interval_expand against a copy; segmented_reduce (sum) against cub::DeviceSegmentedReduce::Sum
+// and a copy. CPU rows: load_balancing_search and segmented_reduce on host_context(t) against a
+// sequential loop, at 2^24 items.
 #include <thrust/binary_search.h>
 #include <thrust/execution_policy.h>
 #include <thrust/iterator/counting_iterator.h>
 
+#include <cstdint>
 #include <cub/device/device_segmented_reduce.cuh>
 #include <mergepath/load_balance.hpp>
 #include <sstream>
@@ -190,6 +192,35 @@ void gpu_rows(bench_context& b, index_t n, index_t mean) {
   if (b.opts.tunings)
     lbs_tuning_rows(b, "load_balancing_search", mergepath::device::write_segment<item_type*>{out.data(), {}}, n, starts,
                     segments, [&](const std::string& a, const timing& t) { return row(a, t, lbs_bytes, lbs_floor); });
+
+  // The same search with 8-byte starts and outputs, as the Python package calls it.
+  {
+    const std::vector<std::int64_t> offsets64(offsets.begin(), offsets.end());
+    device_buffer<std::int64_t> starts64(offsets64.size(), "int64 offsets"),
+        out64(static_cast<std::size_t>(n), "int64 output");
+    MERGEPATH_CUDA_CHECK(
+        cudaMemcpyAsync(starts64.data(), offsets64.data(), starts64.bytes(), cudaMemcpyHostToDevice, b.stream()));
+    const double bytes64 = 8.0 * static_cast<double>(segments + n);
+    copy_floor floor64 =
+        time_copy(b, "copy (int64 starts in, an int64 a item out)", static_cast<std::size_t>(bytes64), n);
+    b.guarded("load_balancing_search, int64", [&] {
+      timing t = b.timer.measure(b.opts.warmup, reps, 1, [&](int) {
+        mergepath::load_balancing_search(b.ctx, n, starts64.data(), segments, out64.data());
+      });
+      result_row r = row("mergepath::load_balancing_search, int64", t, bytes64, floor64);
+      r.key_type = "int64";
+      auto ours = download(out64.data(), n, b.stream());
+      auto theirs = download(thrust_out.data(), n, b.stream());
+      r.check = "ok";
+      for (std::size_t i = 0; i < ours.size(); ++i)
+        if (ours[i] != theirs[i] - 1) {
+          r.check = "MISMATCH";
+          b.fail("load_balancing_search (int64) differs from thrust::upper_bound - 1 at item " + std::to_string(i));
+          break;
+        }
+      b.add_row(r);
+    });
+  }
 
   // interval_expand reads the starts and each segment's value, and writes an int32 a item.
   const double expand_bytes = 4.0 * static_cast<double>(2 * segments + n);

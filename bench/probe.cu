@@ -1728,6 +1728,22 @@ int probe_main(int argc, char** argv) {
     mergepath::interval_expand(ctx, segment_values.data().get(), n, starts.data().get(), segments, out.data().get());
   });
   std::printf("  %s\n", out == expect ? "ok" : "MISMATCH");
+  {  // 8-byte starts and outputs (what the Python package passes)
+    thrust::device_vector<long long> starts64(offsets.begin(), offsets.end()), out64(n), copy64(n),
+        values64(segment_values.begin(), segment_values.end());
+    time("copy of an int64 output", [&] {
+      MERGEPATH_CUDA_CHECK(cudaMemcpyAsync(copy64.data().get(), out64.data().get(), sizeof(long long) * n,
+                                           cudaMemcpyDeviceToDevice, ctx.stream()));
+    });
+    std::printf("\n");
+    time("  search, int64",
+         [&] { mergepath::load_balancing_search(ctx, n, starts64.data().get(), segments, out64.data().get()); });
+    std::printf("  %s\n", thrust::equal(out64.begin(), out64.end(), expect.begin()) ? "ok" : "MISMATCH");
+    time("  expand, int64", [&] {
+      mergepath::interval_expand(ctx, values64.data().get(), n, starts64.data().get(), segments, out64.data().get());
+    });
+    std::printf("  %s\n", thrust::equal(out64.begin(), out64.end(), expect.begin()) ? "ok" : "MISMATCH");
+  }
   // The store kernel at a few tile shapes, side by side. Back-to-back calls keep the starts and
   // values in L2 from mean 16 on; bench --tunings rotates its inputs, and decides the tunings.
   auto one = [&](auto policy) {

@@ -69,6 +69,16 @@ TYPED_TEST(GpuLoadBalance, SearchAndTransformMatchReference) {
       auto got = out.download();
       for (index_t i = 0; i < count; ++i)
         ASSERT_EQ(got[static_cast<std::size_t>(i)], expected[static_cast<std::size_t>(i)]) << "item " << i;
+      // 8-byte outputs: whole warp rounds regrouped in shared memory, aligned and one item off.
+      device_vector<std::int64_t> out64(static_cast<std::size_t>(count) + 1);
+      for (int offset : {0, 1}) {
+        out64.fill_poison();
+        mergepath::load_balancing_search(ctx, count, d_starts.data(), num_segments, out64.data() + offset);
+        auto got64 = out64.download();
+        for (index_t i = 0; i < count; ++i)
+          ASSERT_EQ(got64[static_cast<std::size_t>(i + offset)], expected[static_cast<std::size_t>(i)])
+              << "item " << i << ", int64 output at offset " << offset;
+      }
 
       device_vector<index_t> segment(static_cast<std::size_t>(count)), rank(static_cast<std::size_t>(count));
       device_vector<int> visits(static_cast<std::size_t>(count));
