@@ -170,22 +170,24 @@ void gpu_rows(bench_context& b, index_t n, index_t mean) {
   result_row thrust_row = row("thrust::upper_bound (items in starts)", thrust_t, lbs_bytes, lbs_floor);
   thrust_row.ratio_thrust = 1;
   b.add_row(thrust_row);
-  b.guarded("load_balancing_search", [&] {
-    timing t = b.timer.measure(b.opts.warmup, reps, 1, [&](int) {
-      mergepath::load_balancing_search(b.ctx, n, starts, segments, out.data());
-    });
-    result_row r = row("mergepath::load_balancing_search", t, lbs_bytes, lbs_floor);
-    r.ratio_thrust = thrust_t.median_ms / t.median_ms;
-    // thrust's upper bound is one past the segment.
-    auto ours = download(out.data(), n, b.stream());
+  // Marks r against thrust's upper bounds, one past each item's segment.
+  auto check_segments = [&](result_row& r, const auto* segment_of, const std::string& what) {
+    auto ours = download(segment_of, n, b.stream());
     auto theirs = download(thrust_out.data(), n, b.stream());
     r.check = "ok";
     for (std::size_t i = 0; i < ours.size(); ++i)
       if (ours[i] != theirs[i] - 1) {
         r.check = "MISMATCH";
-        b.fail("load_balancing_search differs from thrust::upper_bound - 1 at item " + std::to_string(i));
+        b.fail(what + " differs from thrust::upper_bound - 1 at item " + std::to_string(i));
         break;
       }
+  };
+  b.guarded("load_balancing_search", [&] {
+    timing t = b.timer.measure(b.opts.warmup, reps, 1,
+                               [&](int) { mergepath::load_balancing_search(b.ctx, n, starts, segments, out.data()); });
+    result_row r = row("mergepath::load_balancing_search", t, lbs_bytes, lbs_floor);
+    r.ratio_thrust = thrust_t.median_ms / t.median_ms;
+    check_segments(r, out.data(), "load_balancing_search");
     b.add_row(r);
   });
 
@@ -209,15 +211,7 @@ void gpu_rows(bench_context& b, index_t n, index_t mean) {
       });
       result_row r = row("mergepath::load_balancing_search, int64", t, bytes64, floor64);
       r.key_type = "int64";
-      auto ours = download(out64.data(), n, b.stream());
-      auto theirs = download(thrust_out.data(), n, b.stream());
-      r.check = "ok";
-      for (std::size_t i = 0; i < ours.size(); ++i)
-        if (ours[i] != theirs[i] - 1) {
-          r.check = "MISMATCH";
-          b.fail("load_balancing_search (int64) differs from thrust::upper_bound - 1 at item " + std::to_string(i));
-          break;
-        }
+      check_segments(r, out64.data(), "load_balancing_search (int64)");
       b.add_row(r);
     });
   }
