@@ -38,6 +38,11 @@ struct alignas(sizeof(T) * N < 16 ? sizeof(T) * N : 16) value_chunk {
 };
 // *to = chunk, in 16-byte stores where the chunk is a whole number of them. (A plain assignment
 // of a 32-byte chunk became four 4-byte stores and one 16-byte store; so did uint4 copies.)
+__device__ __forceinline__ void store_piece(uint4* to, const uint4& piece) {
+  asm volatile("st.global.v4.u32 [%0], {%1, %2, %3, %4};" ::"l"(to), "r"(piece.x), "r"(piece.y), "r"(piece.z),
+               "r"(piece.w)
+               : "memory");
+}
 template <class T, int N>
 __device__ __forceinline__ void store_chunk(T* to, const value_chunk<T, N>& chunk) {
   if constexpr (sizeof(chunk) % 16 == 0) {
@@ -45,9 +50,7 @@ __device__ __forceinline__ void store_chunk(T* to, const value_chunk<T, N>& chun
     for (int k = 0; k < static_cast<int>(sizeof(chunk) / 16); ++k) {
       uint4 piece;
       memcpy(&piece, reinterpret_cast<const unsigned char*>(&chunk) + 16 * k, 16);
-      asm volatile("st.global.v4.u32 [%0], {%1, %2, %3, %4};" ::"l"(reinterpret_cast<uint4*>(to) + k), "r"(piece.x),
-                   "r"(piece.y), "r"(piece.z), "r"(piece.w)
-                   : "memory");
+      store_piece(reinterpret_cast<uint4*>(to) + k, piece);
     }
   } else {
     *reinterpret_cast<value_chunk<T, N>*>(to) = chunk;
@@ -302,10 +305,7 @@ __global__ void __launch_bounds__(Policy::tuning.block_threads)
           MERGEPATH_UNROLL
           for (int k = 0; k < 4; ++k) {
             const int piece = 32 * k + lane;
-            const uint4 v = pieces[regrouping_t::slot(piece / 4, piece % 4)];
-            asm volatile("st.global.v4.u32 [%0], {%1, %2, %3, %4};" ::"l"(reinterpret_cast<uint4*>(round_out) + piece),
-                         "r"(v.x), "r"(v.y), "r"(v.z), "r"(v.w)
-                         : "memory");
+            store_piece(reinterpret_cast<uint4*>(round_out) + piece, pieces[regrouping_t::slot(piece / 4, piece % 4)]);
           }
           __syncwarp();  // read back before the next round writes
           return;
