@@ -12,6 +12,8 @@
 #include "../thread/merge_path.hpp"
 #include "../thread/serial_merge.hpp"
 #include "../thread/sorting_network.hpp"
+#include "tile_io.cuh"
+#include "warp_sort.cuh"
 
 namespace mergepath {
 namespace block {
@@ -31,8 +33,7 @@ __device__ void sort_thread_runs_in_shared(Key* keys, Values values, int count, 
   const int first = items * static_cast<int>(threadIdx.x);
   __syncthreads();
   Key thread_keys[items];
-  MERGEPATH_UNROLL
-  for (int i = 0; i < items; ++i) thread_keys[i] = keys[first + i];
+  load_items_from_shared(keys + first, thread_keys);
   if constexpr (has_values) {
     std::remove_reference_t<decltype(values[0])> thread_values[items];
     MERGEPATH_UNROLL
@@ -45,8 +46,26 @@ __device__ void sort_thread_runs_in_shared(Key* keys, Values values, int count, 
   } else {
     sort_network(thread_keys, count - first, comp);
   }
-  MERGEPATH_UNROLL
-  for (int i = 0; i < items; ++i) keys[first + i] = thread_keys[i];
+  store_items_to_shared(thread_keys, keys + first);
+  __syncthreads();
+}
+
+// Whether a warp sorts its 32 threads' keys into one run in registers (warp_bitonic_sort) before
+// the block's merge rounds: keys only, equal keys identical, a power of two a thread.
+template <int ItemsPerThread, class Key, class Values, class Comp>
+constexpr bool warp_sorts_runs = (ItemsPerThread & (ItemsPerThread - 1)) == 0 &&
+                                 equal_keys_are_identical<Key, Comp>::value&& std::is_same_v<Values, std::nullptr_t>;
+
+// sort_thread_runs_in_shared's runs a warp long: each warp sorts its 32 x ItemsPerThread keys of
+// keys[0, count) into one run (padding past count sorts last). The same barriers.
+template <int ItemsPerThread, class Key, class Comp>
+__device__ void sort_warp_runs_in_shared(Key* keys, int count, Comp comp) {
+  const int first = ItemsPerThread * static_cast<int>(threadIdx.x);
+  __syncthreads();
+  Key thread_keys[ItemsPerThread];
+  load_items_from_shared(keys + first, thread_keys);
+  warp_bitonic_sort(thread_keys, count - first, comp);
+  store_items_to_shared(thread_keys, keys + first);
   __syncthreads();
 }
 
@@ -84,21 +103,19 @@ __device__ void merge_pair_round(Key* keys, Values values, int count, int a0, in
   } else {
     __syncthreads();
   }
-  if (merges) {
-    MERGEPATH_UNROLL
-    for (int i = 0; i < items; ++i) keys[first + i] = thread_keys[i];
-  }
+  if (merges) store_items_to_shared(thread_keys, keys + first);
   __syncthreads();
 }
 
-// The tree rounds over keys[0, count)'s sorted runs of ItemsPerThread (each thread's): runs
-// merged pairwise, doubling them, until the tile is one run. Ends with a barrier.
-template <int BlockThreads, int ItemsPerThread, class Key, class Values, class Comp>
+// The tree rounds over keys[0, count)'s sorted runs of RunThreads threads' keys (each thread's
+// ItemsPerThread, or a warp's): runs merged pairwise, doubling them, until the tile is one run.
+// Ends with a barrier.
+template <int BlockThreads, int ItemsPerThread, int RunThreads = 1, class Key, class Values, class Comp>
 __device__ void merge_runs_by_tree(Key* keys, Values values, int count, Comp comp) {
   static_assert((BlockThreads & (BlockThreads - 1)) == 0, "the block merges runs pairwise: a power of two threads");
   const int tid = static_cast<int>(threadIdx.x);
   // The pair's first thread: pair_threads is a power of two, so no division.
-  for (int pair_threads = 2; pair_threads <= BlockThreads; pair_threads *= 2)
+  for (int pair_threads = 2 * RunThreads; pair_threads <= BlockThreads; pair_threads *= 2)
     merge_pair_round<ItemsPerThread>(keys, values, count, ItemsPerThread * (tid & -pair_threads),
                                      ItemsPerThread * pair_threads / 2, true, comp);
 }
@@ -109,8 +126,15 @@ __device__ void merge_runs_by_tree(Key* keys, Values values, int count, Comp com
 // entry, and it is sorted and visible on return.
 template <int BlockThreads, int ItemsPerThread, class Key, class Values, class Comp>
 __device__ void sort_tile_in_shared(Key* keys, Values values, int count, Comp comp) {
-  sort_thread_runs_in_shared<BlockThreads, ItemsPerThread>(keys, values, count, comp);
-  merge_runs_by_tree<BlockThreads, ItemsPerThread>(keys, values, count, comp);
+  if constexpr (warp_sorts_runs<ItemsPerThread, Key, Values, Comp> && BlockThreads % warp_lanes == 0) {
+    // Five doublings in registers: at 512 x 8 int32 keys (2^12) the block's merge rounds were
+    // most of a sort's time, bound by the SM's issue (bench/NOTES.md).
+    sort_warp_runs_in_shared<ItemsPerThread>(keys, count, comp);
+    merge_runs_by_tree<BlockThreads, ItemsPerThread, warp_lanes>(keys, values, count, comp);
+  } else {
+    sort_thread_runs_in_shared<BlockThreads, ItemsPerThread>(keys, values, count, comp);
+    merge_runs_by_tree<BlockThreads, ItemsPerThread>(keys, values, count, comp);
+  }
 }
 
 // sort_tile_in_shared for a tile whose keys lie near their sorted places (locality_sort): after

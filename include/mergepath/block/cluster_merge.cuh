@@ -11,6 +11,7 @@
 #include "../detail/config.hpp"
 #include "../thread/merge_path.hpp"
 #include "../thread/serial_merge.hpp"
+#include "tile_io.cuh"
 #include "warp_merge_path.cuh"
 
 namespace mergepath {
@@ -90,12 +91,19 @@ __device__ void merge_cluster_tiles(Key* keys, Values values, Key* staged, Value
     int source[items];
     serial_merge_n<items>(staged, split, a_n, a_n + diag - split, a_n + b_n, out, source, comp);
     cluster.sync();  // every block has copied what it needs from the tiles it overwrites now
-    MERGEPATH_UNROLL
-    for (int k = 0; k < items; ++k)
-      if (first + k < a_n + b_n) {
-        keys[first + k] = out[k];
-        if constexpr (has_values) values[first + k] = staged_values[source[k]];
-      }
+    // Keys alone in 16-byte pieces where they fill them: element-wise, a power of two of keys a
+    // thread would crowd a warp's stores into a few banks.
+    constexpr bool in_pieces = !has_values && items * sizeof(Key) % 16 == 0;
+    if (in_pieces && first + items <= a_n + b_n) {
+      store_items_to_shared(out, keys + first);
+    } else {
+      MERGEPATH_UNROLL
+      for (int k = 0; k < items; ++k)
+        if (first + k < a_n + b_n) {
+          keys[first + k] = out[k];
+          if constexpr (has_values) values[first + k] = staged_values[source[k]];
+        }
+    }
   }
   __syncthreads();
 #else

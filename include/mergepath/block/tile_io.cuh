@@ -173,6 +173,42 @@ __device__ void copy_run_to_shared(It src, int count, T* buffer, int pos) {
   }
 }
 
+// One thread's ItemsPerThread consecutive slots of shared memory, shared[0, ItemsPerThread), in
+// 16-byte pieces where the items fill whole pieces and `shared` is 16-byte aligned. A warp's
+// element-wise accesses to a blocked layout fall ItemsPerThread slots apart, which for a power of
+// two of 4-byte keys crowds them into a few banks (8 keys a thread: 8 lanes a bank).
+template <int ItemsPerThread, class T>
+__device__ void load_items_from_shared(const T* shared, T (&items)[ItemsPerThread]) {
+  constexpr int bytes = ItemsPerThread * static_cast<int>(sizeof(T));
+  if constexpr (bytes % 16 == 0 && std::is_trivially_copyable_v<T>) {
+    if (reinterpret_cast<std::uintptr_t>(shared) % 16 == 0) {
+      uint4 pieces[bytes / 16];
+      MERGEPATH_UNROLL
+      for (int p = 0; p < bytes / 16; ++p) pieces[p] = reinterpret_cast<const uint4*>(shared)[p];
+      memcpy(items, pieces, bytes);
+      return;
+    }
+  }
+  MERGEPATH_UNROLL
+  for (int i = 0; i < ItemsPerThread; ++i) items[i] = shared[i];
+}
+
+template <int ItemsPerThread, class T>
+__device__ void store_items_to_shared(const T (&items)[ItemsPerThread], T* shared) {
+  constexpr int bytes = ItemsPerThread * static_cast<int>(sizeof(T));
+  if constexpr (bytes % 16 == 0 && std::is_trivially_copyable_v<T>) {
+    if (reinterpret_cast<std::uintptr_t>(shared) % 16 == 0) {
+      uint4 pieces[bytes / 16];
+      memcpy(pieces, items, bytes);
+      MERGEPATH_UNROLL
+      for (int p = 0; p < bytes / 16; ++p) reinterpret_cast<uint4*>(shared)[p] = pieces[p];
+      return;
+    }
+  }
+  MERGEPATH_UNROLL
+  for (int i = 0; i < ItemsPerThread; ++i) shared[i] = items[i];
+}
+
 // Each thread's ItemsPerThread consecutive results go to shared[ItemsPerThread * t + i].
 template <int ItemsPerThread, class T>
 __device__ void store_blocked_to_shared(const T (&items)[ItemsPerThread], T* shared) {
