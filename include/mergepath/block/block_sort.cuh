@@ -53,8 +53,9 @@ __device__ void sort_thread_runs_in_shared(Key* keys, Values values, int count, 
 // Whether a warp sorts its 32 threads' keys into one run in registers (warp_bitonic_sort) before
 // the block's merge rounds: keys only, equal keys identical, a power of two a thread.
 template <int ItemsPerThread, class Key, class Values, class Comp>
-constexpr bool warp_sorts_runs = (ItemsPerThread & (ItemsPerThread - 1)) == 0 &&
-                                 equal_keys_are_identical<Key, Comp>::value&& std::is_same_v<Values, std::nullptr_t>;
+constexpr bool warp_sorts_runs =
+    std::is_same_v<Values, std::nullptr_t> &&
+    (ItemsPerThread & (ItemsPerThread - 1)) == 0 && equal_keys_are_identical<Key, Comp>::value;
 
 // sort_thread_runs_in_shared's runs a warp long: each warp sorts its 32 x ItemsPerThread keys of
 // keys[0, count) into one run (padding past count sorts last). The same barriers.
