@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <ostream>
+#include <type_traits>
 
 #include "../detail/config.hpp"
 #include "merge.hpp"
@@ -101,7 +102,10 @@ inline std::ostream& operator<<(std::ostream& os, const mergesort_tuning& t) {
 // passes) by 5% and 512 x 15 by 10%, while 1024 x 31 (one block per SM) lost;
 // int32 pairs 512 x 19 beat 256 x 23 by 2% and 256 x 15 by 7%; int64 keys 512 x 23 beat 256 x 23
 // by 2% (tiles of 8192 keys or more leave one pass fewer at 2^26) and 256 x 15, 512 x 15 by 6-8%.
-constexpr mergesort_tuning mergesort_tuning_for(int arch, std::size_t key_bytes, std::size_t value_bytes) {
+// integer_keys: the keys are integers, which the cluster sort's warps may sort without regard to
+// stability under less<> or greater<> (block::warp_sorts_runs).
+constexpr mergesort_tuning mergesort_tuning_for(int arch, std::size_t key_bytes, std::size_t value_bytes,
+                                                bool integer_keys = false) {
   merge_tuning merge = merge_tuning_for(arch, key_bytes, value_bytes);
   merge.chunked_max_tiles = 0;
   // The passes were measured with 256 x 23 int32 tiles, merge's shape before its partition pass
@@ -125,12 +129,15 @@ constexpr mergesort_tuning mergesort_tuning_for(int arch, std::size_t key_bytes,
   // 1.13x at 2^18, where the blocksort's start made 0.59x, 0.84-0.97x and 0.95x; at 2^20 and
   // up its runs of 8 small tiles lose to the blocksort's larger tiles (0.94x against 0.99x).
   const index_t cluster_max_count = index_t{1} << 19;
-  // 4-byte keys alone: 512 x 8, whose warps sort their first five doublings in registers where
-  // equal keys are identical (block::warp_bitonic_sort). H100, int32 keys, bench: 2^12 12.8 ->
-  // 10.0 us (CUB's merge sort 13.5), 2^14 22.3 -> 19.2, 2^16 33.0 -> 30.3, 2^18 44.0 -> 40.6.
-  const bool narrow_keys_alone = value_bytes == 0 && key_bytes <= 4;
+  // 4-byte integer keys alone: 512 x 8, whose warps sort their first five doublings in registers
+  // where equal keys are identical (block::warp_bitonic_sort). H100, int32 keys, bench: 2^12 12.8
+  // -> 10.0 us (CUB's merge sort 13.5), 2^14 22.3 -> 19.2, 2^16 33.0 -> 30.3, 2^18 44.0 -> 40.6.
+  // Without the warp sort 512 x 8 loses at 2^12 (H200, float keys: 16.5-16.9 against 15.7-15.8
+  // us at 512 x 9), so other keys keep 512 x 9 (an integer key under another comparator takes
+  // 512 x 8 without it).
+  const bool warp_sorted = integer_keys && value_bytes == 0 && key_bytes <= 4;
   if (pair_bytes <= 8)
-    t.cluster_sort = {512, narrow_keys_alone ? 8 : 9, 8, cluster_max_count};
+    t.cluster_sort = {512, warp_sorted ? 8 : 9, 8, cluster_max_count};
   else if (pair_bytes <= 16) t.cluster_sort = {256, 9, 8, cluster_max_count};
   else if (pair_bytes <= 32) t.cluster_sort = {128, 9, 8, cluster_max_count};
   return t;
@@ -143,7 +150,7 @@ struct default_mergesort_policy {
 };
 template <class Key>
 struct default_mergesort_policy<Key, void> {
-  static constexpr mergesort_tuning tuning = mergesort_tuning_for(90, sizeof(Key), 0);
+  static constexpr mergesort_tuning tuning = mergesort_tuning_for(90, sizeof(Key), 0, std::is_integral_v<Key>);
 };
 
 }  // namespace mergepath
