@@ -4,6 +4,7 @@
 #include <cuda_pipeline.h>
 
 #include <cstdint>
+#include <cstring>
 #include <iterator>
 #include <type_traits>
 
@@ -212,8 +213,7 @@ __device__ void store_items_to_shared(const T (&items)[ItemsPerThread], T* share
 // Each thread's ItemsPerThread consecutive results go to shared[ItemsPerThread * t + i].
 template <int ItemsPerThread, class T>
 __device__ void store_blocked_to_shared(const T (&items)[ItemsPerThread], T* shared) {
-  MERGEPATH_UNROLL
-  for (int i = 0; i < ItemsPerThread; ++i) shared[ItemsPerThread * threadIdx.x + i] = items[i];
+  store_items_to_shared(items, shared + ItemsPerThread * threadIdx.x);
 }
 
 // out[0, count) = shared[0, count), striped across threads so every warp store is coalesced.

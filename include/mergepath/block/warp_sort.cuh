@@ -31,10 +31,10 @@ __device__ void clean_lane_keys(Key (&keys)[Items], Comp comp) {
     MERGEPATH_UNROLL
     for (int k = 0; k < Items; ++k)
       if ((k & stride) == 0) {
-        const Key low = comp(keys[k + stride], keys[k]) ? keys[k + stride] : keys[k];
-        const Key high = comp(keys[k + stride], keys[k]) ? keys[k] : keys[k + stride];
+        const bool swap = comp(keys[k + stride], keys[k]);
+        const Key low = swap ? keys[k + stride] : keys[k];
+        keys[k + stride] = swap ? keys[k] : keys[k + stride];
         keys[k] = low;
-        keys[k + stride] = high;
       }
   }
 }
