@@ -48,8 +48,8 @@ for step in $steps; do
           stdbuf -oL $bin/mergepath-gpu-tests --gtest_brief=1 --gtest_filter="${RACECHECK_FILTER:--GpuSortedSearchUnsorted.*}"
       fi
       unset MERGEPATH_TEST_MAX_SIZE ;;
-    bench)
-      run bench $bin/mergepath-bench --json "$out/bench.json" ${BENCH_ARGS:-} ;;
+    bench)  # CPU rows' threads pinned to distinct cores: unpinned, 2-thread ratios swung 1.32-1.99x
+      OMP_PROC_BIND=spread OMP_PLACES=cores run bench $bin/mergepath-bench --json "$out/bench.json" ${BENCH_ARGS:-} ;;
     probe)  # kernel times and DRAM bytes of one merge and one merge_pairs of 2^26 + 2^26 int32
       run probe ncu --clock-control none --metrics gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum \
         -k regex:merge $bin/mergepath-probe --case merge $((1 << 26)) 1 ;;

@@ -82,8 +82,9 @@ TYPED_TEST(GpuMergesort, MatchesStdStableSort) {
   }
 }
 
-// 8-, 16- and 12-byte pairs: three default tunings.
+// 8-, 16- and 12-byte pairs: three default tunings (4-byte keys signed and unsigned, both orders).
 using pair_cases = ::testing::Types<pairs_case<std::int32_t, std::int32_t, mergepath::less<>>,
+                                    pairs_case<std::uint32_t, std::int32_t, mergepath::greater<>>,
                                     pairs_case<std::int64_t, std::int64_t, mergepath::greater<>>,
                                     pairs_case<point, std::int32_t, point_x_less>>;
 

@@ -1,7 +1,8 @@
 // Sort of one tile held in shared memory: each thread sorts ItemsPerThread keys in registers
-// with sort_network (sort_network_unstable where equal keys are identical), then the block
-// merges the sorted runs pairwise, doubling them, until the whole tile is one run (seed 003's
-// blocksort). A near-sorted tile (locality_sort) first tries odd-even rounds of neighbouring runs.
+// with sort_network (sort_network_unstable where equal keys are identical), or each warp its
+// threads' keys (warp_bitonic_sort, integer keys alone), then the block merges the sorted runs
+// pairwise, doubling them, until the whole tile is one run (seed 003's blocksort). A near-sorted
+// tile (locality_sort) first tries odd-even rounds of neighbouring runs.
 #pragma once
 
 #include <cstddef>
@@ -23,18 +24,32 @@ namespace block {
 template <int ItemsPerThread>
 constexpr int sort_padding = ItemsPerThread + 1;
 
-// Each thread sorts its ItemsPerThread keys of keys[0, count) (and values) in registers and
-// stores them back: sorted runs of ItemsPerThread. Starts and ends with a barrier: the tile must
-// be visible to the block on entry, and the runs are on return.
-template <int BlockThreads, int ItemsPerThread, class Key, class Values, class Comp>
-__device__ void sort_thread_runs_in_shared(Key* keys, Values values, int count, Comp comp) {
+// Whether a warp sorts its 32 threads' keys into one run in registers (warp_bitonic_sort) before
+// the block's merge rounds: keys only, equal keys identical, a power of two a thread.
+template <int ItemsPerThread, class Key, class Values, class Comp>
+constexpr bool warp_sorts_runs =
+    std::is_same_v<Values, std::nullptr_t> &&
+    (ItemsPerThread & (ItemsPerThread - 1)) == 0 && equal_keys_are_identical<Key, Comp>::value;
+
+// Sorts keys[0, count) (and values) into runs of RunThreads threads' keys and stores them back:
+// with RunThreads 1 each thread sorts its ItemsPerThread keys in registers; with a warp's,
+// each warp sorts its 32 x ItemsPerThread keys (warp_sorts_runs; padding past count sorts last).
+// Starts and ends with a barrier: the tile must be visible to the block on entry, and the runs
+// are on return.
+template <int BlockThreads, int ItemsPerThread, int RunThreads = 1, class Key, class Values, class Comp>
+__device__ void sort_runs_in_shared(Key* keys, Values values, int count, Comp comp) {
+  static_assert(RunThreads == 1 || (RunThreads == warp_lanes && BlockThreads % warp_lanes == 0 &&
+                                    warp_sorts_runs<ItemsPerThread, Key, Values, Comp>),
+                "runs of a thread, or of a warp where it sorts them");
   constexpr bool has_values = !std::is_same_v<Values, std::nullptr_t>;
   constexpr int items = ItemsPerThread;
   const int first = items * static_cast<int>(threadIdx.x);
   __syncthreads();
   Key thread_keys[items];
   load_items_from_shared(keys + first, thread_keys);
-  if constexpr (has_values) {
+  if constexpr (RunThreads == warp_lanes) {
+    warp_bitonic_sort(thread_keys, count - first, comp);
+  } else if constexpr (has_values) {
     std::remove_reference_t<decltype(values[0])> thread_values[items];
     MERGEPATH_UNROLL
     for (int i = 0; i < items; ++i) thread_values[i] = values[first + i];
@@ -46,26 +61,6 @@ __device__ void sort_thread_runs_in_shared(Key* keys, Values values, int count, 
   } else {
     sort_network(thread_keys, count - first, comp);
   }
-  store_items_to_shared(thread_keys, keys + first);
-  __syncthreads();
-}
-
-// Whether a warp sorts its 32 threads' keys into one run in registers (warp_bitonic_sort) before
-// the block's merge rounds: keys only, equal keys identical, a power of two a thread.
-template <int ItemsPerThread, class Key, class Values, class Comp>
-constexpr bool warp_sorts_runs =
-    std::is_same_v<Values, std::nullptr_t> &&
-    (ItemsPerThread & (ItemsPerThread - 1)) == 0 && equal_keys_are_identical<Key, Comp>::value;
-
-// sort_thread_runs_in_shared's runs a warp long: each warp sorts its 32 x ItemsPerThread keys of
-// keys[0, count) into one run (padding past count sorts last). The same barriers.
-template <int ItemsPerThread, class Key, class Comp>
-__device__ void sort_warp_runs_in_shared(Key* keys, int count, Comp comp) {
-  const int first = ItemsPerThread * static_cast<int>(threadIdx.x);
-  __syncthreads();
-  Key thread_keys[ItemsPerThread];
-  load_items_from_shared(keys + first, thread_keys);
-  warp_bitonic_sort(thread_keys, count - first, comp);
   store_items_to_shared(thread_keys, keys + first);
   __syncthreads();
 }
@@ -97,10 +92,7 @@ __device__ void merge_pair_round(Key* keys, Values values, int count, int a0, in
       for (int i = 0; i < items; ++i) thread_values[i] = values[source[i]];
     }
     __syncthreads();
-    if (merges) {
-      MERGEPATH_UNROLL
-      for (int i = 0; i < items; ++i) values[first + i] = thread_values[i];
-    }
+    if (merges) store_items_to_shared(thread_values, values + first);
   } else {
     __syncthreads();
   }
@@ -127,15 +119,12 @@ __device__ void merge_runs_by_tree(Key* keys, Values values, int count, Comp com
 // entry, and it is sorted and visible on return.
 template <int BlockThreads, int ItemsPerThread, class Key, class Values, class Comp>
 __device__ void sort_tile_in_shared(Key* keys, Values values, int count, Comp comp) {
-  if constexpr (warp_sorts_runs<ItemsPerThread, Key, Values, Comp> && BlockThreads % warp_lanes == 0) {
-    // Five doublings in registers: at 512 x 8 int32 keys (2^12) the block's merge rounds were
-    // most of a sort's time, bound by the SM's issue (bench/NOTES.md).
-    sort_warp_runs_in_shared<ItemsPerThread>(keys, count, comp);
-    merge_runs_by_tree<BlockThreads, ItemsPerThread, warp_lanes>(keys, values, count, comp);
-  } else {
-    sort_thread_runs_in_shared<BlockThreads, ItemsPerThread>(keys, values, count, comp);
-    merge_runs_by_tree<BlockThreads, ItemsPerThread>(keys, values, count, comp);
-  }
+  // Five doublings in registers where a warp sorts: at 512 x 8 int32 keys (2^12) the block's merge
+  // rounds were most of a sort's time, bound by the SM's issue (bench/NOTES.md).
+  constexpr int run_threads =
+      warp_sorts_runs<ItemsPerThread, Key, Values, Comp> && BlockThreads % warp_lanes == 0 ? warp_lanes : 1;
+  sort_runs_in_shared<BlockThreads, ItemsPerThread, run_threads>(keys, values, count, comp);
+  merge_runs_by_tree<BlockThreads, ItemsPerThread, run_threads>(keys, values, count, comp);
 }
 
 // sort_tile_in_shared for a tile whose keys lie near their sorted places (locality_sort): after
@@ -150,7 +139,7 @@ __device__ void sort_near_sorted_tile_in_shared(Key* keys, Values values, int co
   constexpr int items = ItemsPerThread;
   const int tid = static_cast<int>(threadIdx.x);
   const int last = items * tid + items - 1;  // this thread's run ends here
-  sort_thread_runs_in_shared<BlockThreads, ItemsPerThread>(keys, values, count, comp);
+  sort_runs_in_shared<BlockThreads, ItemsPerThread>(keys, values, count, comp);
   // Whether run `ahead` runs on starts before this run ends (read after a barrier).
   auto starts_before_end = [&](int ahead) {
     const int next = last + 1 + items * (ahead - 1);
