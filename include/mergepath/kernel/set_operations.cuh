@@ -63,7 +63,10 @@ __global__ void __launch_bounds__(Policy::tuning.block_threads, Policy::tuning.m
   static_assert(Policy::tuning.tile_span() == room - 1, "a split may fall a step short: tiles leave a slot");
   using Key = value_of<AKeys>;
   constexpr bool keys_only = std::is_same_v<OutVals, std::nullptr_t>;
-  using scan = cub::BlockScan<index_t, threads>;
+  // A tile's counts fit an int (the look-back adds in 64 bits); symmetric difference's kernel
+  // spilled 84 bytes of registers with an int scan (ptxas, sm_90), so it keeps 64-bit counts.
+  using count_t = std::conditional_t<Op == set_op::symmetric_difference, index_t, int>;
+  using scan = cub::BlockScan<count_t, threads>;
   using tile_prefix = cub::TilePrefixCallbackOp<index_t, plus<>, set_tile_state>;
   __shared__ __align__(16) unsigned char key_bytes[sizeof(Key) * (room + block::tile_padding<items>)];
   __shared__ int staged_sources[keys_only ? 1 : room];  // by key: where each output comes from
@@ -100,27 +103,27 @@ __global__ void __launch_bounds__(Policy::tuning.block_threads, Policy::tuning.m
   block::wait_for_copies<0>();
   __syncthreads();
 
-  const Key* a = keys + runs.a_pos;
-  const Key* b = keys + runs.b_pos;
   const int diag = detail::min_of(static_cast<int>(threadIdx.x) * items, a_count + b_count);
-  const int i = merge_path<set_merge_order(Op)>(a, a_count, b, b_count, diag, comp);
+  const int i = merge_path<set_merge_order(Op)>(keys + runs.a_pos, a_count, keys + runs.b_pos, b_count, diag, comp);
   Key out[items];
-  int source[items];
-  unsigned kept = set_operation_merge_n<Op, items>(a, a_count, b, b_count, i, diag - i, out, source, comp);
+  int source[items];  // positions in keys
+  unsigned kept =
+      set_operation_merge_n<Op, items>(keys, runs.a_pos, runs.a_pos + a_count, runs.b_pos, runs.b_pos + b_count,
+                                       runs.a_pos + i, runs.b_pos + diag - i, out, source, comp);
   const int steps = a_count + b_count - diag;  // this thread's share of the tile
   if (steps < items) kept &= (1u << steps) - 1u;
   const int count = __popc(kept);
 
   // The block's scan, then warp 0's look-back for the tiles before (CUB's block scan with the
   // look-back as its prefix callback spilled 4-12 bytes of registers a thread).
-  index_t thread_offset = 0, tile_total = 0;  // thread_offset: where in the tile's output it starts
-  scan(scan_storage).ExclusiveSum(index_t{count}, thread_offset, tile_total);
+  count_t thread_offset = 0, tile_total = 0;  // thread_offset: where in the tile's output it starts
+  scan(scan_storage).ExclusiveSum(count_t{count}, thread_offset, tile_total);
   if (threadIdx.x < 32) {
     index_t prefix = 0;
     if (tile > 0)
-      prefix = tile_prefix(tile_state, prefix_storage, plus<>{}, static_cast<int>(tile))(tile_total);
+      prefix = tile_prefix(tile_state, prefix_storage, plus<>{}, static_cast<int>(tile))(index_t{tile_total});
     else if (threadIdx.x == 0 && num_tiles > 1)
-      tile_state.SetInclusive(0, tile_total);
+      tile_state.SetInclusive(0, index_t{tile_total});
     if (threadIdx.x == 0) {
       tile_out[0] = prefix;
       tile_out[1] = prefix + tile_total;
@@ -148,9 +151,9 @@ __global__ void __launch_bounds__(Policy::tuning.block_threads, Policy::tuning.m
     __syncthreads();
     for (int k = threadIdx.x; k < tile_count; k += threads) {
       const index_t out_at = out_begin + k;
-      const int from = staged_sources[k];
-      out_keys[out_at] = from >= 0 ? a[from] : b[~from];
-      out_vals[out_at] = from >= 0 ? a_vals[s0.a + from] : b_vals[s0.b + ~from];
+      const int from = staged_sources[k];  // b's run lies after a's
+      out_keys[out_at] = keys[from];
+      out_vals[out_at] = from < runs.b_pos ? a_vals[s0.a + (from - runs.a_pos)] : b_vals[s0.b + (from - runs.b_pos)];
     }
   }
 }

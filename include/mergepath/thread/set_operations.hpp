@@ -164,28 +164,33 @@ MERGEPATH_HD constexpr bounds set_merge_order(set_op op) {
 // walk's order. This makes a GPU thread's share a plain merge (merge_path<set_merge_order(Op)>
 // splits, no run searches but one at its start), cheaper a step than the walk's two comparisons.
 //
-// Merges Count steps of a[0, a_count) and b[0, b_count) from (i, j) into registers: out[k] the
-// step's key, source[k] its origin (a's i >= 0, b's ~j); returns the kept steps as bits. a and b
-// must begin at a set_path point of the whole inputs (a GPU tile's split), where both sides have
-// consumed the same number of a cut run's pairs, so that ranks counted from there pair as the
-// whole walk pairs them. Reads a[0, a_count + Count] and b[0, b_count] (padding past the runs
+// Merges Count steps of the runs keys[a_begin, a_end) and keys[b_begin, b_end) (two runs of one
+// array, a GPU tile in shared memory, a_end <= b_begin) from positions (i, j) into registers:
+// out[k] the step's key, source[k] its position in keys; returns the kept steps as bits. One array
+// makes each step's next load one select of a position (serial_merge_n's way), and i - j differs
+// from the runs' own offsets only by a constant, which run_offset carries. The runs must begin at
+// a set_path point of the whole inputs (a GPU tile's split), where both sides have consumed the
+// same number of a cut run's pairs, so that ranks counted from there pair as the whole walk pairs
+// them. Reads keys[a_begin, a_end + Count] and keys[b_begin, b_end] (padding past b's run
 // included), whatever the data.
 template <set_op Op, int Count, class T, class Comp>
-MERGEPATH_HD unsigned set_operation_merge_n(const T* a, int a_count, const T* b, int b_count, int i, int j,
+MERGEPATH_HD unsigned set_operation_merge_n(const T* keys, int a_begin, int a_end, int b_begin, int b_end, int i, int j,
                                             T (&out)[Count], int (&source)[Count], Comp comp) {
   static_assert(Count <= 32, "set_operation_merge_n: the kept steps fit a 32-bit mask");
   constexpr bounds order = set_merge_order(Op);
-  T a_key = a[i], b_key = b[j];
-  [[maybe_unused]] const int b_last = detail::max_of(b_count - 1, 0);  // symmetric difference's look-ahead
+  T a_key = keys[i], b_key = keys[j];
+  [[maybe_unused]] const int b_last = detail::max_of(b_end - 1, b_begin);  // symmetric difference's look-ahead
   // The run the first step lies in may have begun before (i, j).
-  const bool first_a = j >= b_count || (i < a_count && takes_a<order>(a_key, b_key, comp));
+  const bool first_a = j >= b_end || (i < a_end && takes_a<order>(a_key, b_key, comp));
   const T first = first_a ? a_key : b_key;  // a copy: a reference would put both keys in local memory
-  int run_offset = detail::run_start_before(a, i, first, comp) - detail::run_start_before(b, j, first, comp);
+  int run_offset = (a_begin + detail::run_start_before(keys + a_begin, i - a_begin, first, comp)) -
+                   (b_begin + detail::run_start_before(keys + b_begin, j - b_begin, first, comp));
   unsigned kept = 0;
+  const int start = i + j;  // each step moves one of i and j: j follows from i and the step
   MERGEPATH_UNROLL
   for (int k = 0; k < Count; ++k) {
-    // a moves past a_count only once b is exhausted; b never moves past b_count.
-    const bool take_a = j >= b_count || (i < a_count && takes_a<order>(a_key, b_key, comp));
+    // a moves past a_end only once b is exhausted; b never moves past b_end.
+    const bool take_a = j >= b_end || (i < a_end && takes_a<order>(a_key, b_key, comp));
     const T key = take_a ? a_key : b_key;
     if (k > 0 && comp(out[k - 1], key)) run_offset = i - j;  // a new run starts here
     bool keep;
@@ -197,18 +202,19 @@ MERGEPATH_HD unsigned set_operation_merge_n(const T* a, int a_count, const T* b,
       keep = take_a && i - j >= run_offset;
     } else {
       const int partner = i - run_offset;  // b's copy of a_key's rank, if any
-      const bool paired =
-          partner >= 0 && partner < b_count && !comp(a_key, b[detail::min_of(detail::max_of(partner, 0), b_last)]);
+      const bool paired = partner >= b_begin && partner < b_end &&
+                          !comp(a_key, keys[detail::min_of(detail::max_of(partner, b_begin), b_last)]);
       const bool a_keeps = paired ? detail::keeps_pair(Op) : detail::keeps_a_only(Op);
       keep = take_a ? a_keeps : detail::keeps_b_only(Op) && i - j <= run_offset;
     }
     out[k] = key;
-    source[k] = take_a ? i : ~j;
+    const int taken = take_a ? i : j;
+    source[k] = taken;
     kept |= static_cast<unsigned>(keep) << k;
     // One load a step, at the taken run's next slot (as serial_merge_n).
-    const T next = (take_a ? a + i : b + j)[1];
+    const T next = keys[taken + 1];
     i += take_a;
-    j += !take_a;
+    j = start + k + 1 - i;
     a_key = take_a ? next : a_key;
     b_key = take_a ? b_key : next;
   }
