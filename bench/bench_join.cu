@@ -150,6 +150,12 @@ void set_union_tuning_rows(bench_context& b, index_t n, const key_type* a, const
   one(set_policy<256, 31, 4, 1>{});
   one(set_policy<256, 31, 4, 2>{});
   one(set_policy<384, 23, 2>{});
+  // More resident threads for fewer registers (40-48 a thread, no spills in union).
+  one(set_policy<256, 27, 5>{});
+  one(set_policy<256, 23, 5>{});
+  one(set_policy<256, 19, 6>{});
+  one(set_policy<128, 19, 12>{});
+  one(set_policy<128, 27, 10>{});
 }
 
 void set_rows(bench_context& b, index_t n) {
