@@ -129,33 +129,36 @@ struct set_policy {
   static constexpr mergepath::set_operation_tuning tuning{Threads, Items, MinBlocks, PrefetchTilesPerSm};
 };
 
-// --tunings: set_union under other tile shapes and L2 prefetch distances (rows named by them).
-template <class Row>
-void set_union_tuning_rows(bench_context& b, index_t n, const key_type* a, const key_type* bk, key_type* out, Row row) {
+// --tunings: each set operation under other tile shapes (rows named by them); set_union also
+// under other L2 prefetch distances.
+template <mergepath::set_op Op, class Row>
+void set_tuning_rows(bench_context& b, const char* op_name, index_t n, const key_type* a, const key_type* bk,
+                     key_type* out, Row row) {
   auto one = [&](auto policy) {
     using P = decltype(policy);
     timing t = b.timer.measure(b.opts.warmup, b.reps_for(n), 1, [&](int) {
-      mergepath::device::set_operation<P, mergepath::set_op::union_>(b.ctx, a, nullptr, n, bk, nullptr, n, out,
-                                                                      nullptr, mergepath::less<>{});
+      mergepath::device::set_operation<P, Op>(b.ctx, a, nullptr, n, bk, nullptr, n, out, nullptr, mergepath::less<>{});
     });
     std::ostringstream name;
-    name << "  set_union " << P::tuning.block_threads << "x" << P::tuning.items_per_thread << " ("
+    name << "  " << op_name << " " << P::tuning.block_threads << "x" << P::tuning.items_per_thread << " ("
          << P::tuning.min_blocks << " blocks), prefetch " << P::tuning.prefetch_tiles_per_sm;
     b.add_row(row(name.str(), t));
   };
-  one(set_policy<128, 23, 8>{});
-  one(set_policy<128, 31, 8>{});
-  one(set_policy<256, 23, 4>{});
-  one(set_policy<256, 31, 4, 0>{});
-  one(set_policy<256, 31, 4, 1>{});
-  one(set_policy<256, 31, 4, 2>{});
-  one(set_policy<384, 23, 2>{});
-  // More resident threads for fewer registers (40-48 a thread, no spills in union).
+  one(set_policy<256, 31, 4, 1>{});  // symmetric difference's default (all four before 256 x 27 at 5)
+  // More resident threads for fewer registers: the default of union, intersection and difference.
   one(set_policy<256, 27, 5>{});
-  one(set_policy<256, 23, 5>{});
-  one(set_policy<256, 19, 6>{});
-  one(set_policy<128, 19, 12>{});
   one(set_policy<128, 27, 10>{});
+  if constexpr (Op == mergepath::set_op::union_) {
+    one(set_policy<128, 23, 8>{});
+    one(set_policy<128, 31, 8>{});
+    one(set_policy<256, 23, 4>{});
+    one(set_policy<256, 31, 4, 0>{});
+    one(set_policy<256, 31, 4, 2>{});
+    one(set_policy<384, 23, 2>{});
+    one(set_policy<256, 23, 5>{});
+    one(set_policy<256, 19, 6>{});  // 40 registers
+    one(set_policy<128, 19, 12>{});
+  }
 }
 
 void set_rows(bench_context& b, index_t n) {
@@ -216,7 +219,14 @@ void set_rows(bench_context& b, index_t n) {
       if (r.check != "ok") b.fail(std::string(set_op_names[op]) + " differs from thrust's");
       b.add_row(r);
     });
-    if (op == 0 && b.opts.tunings) set_union_tuning_rows(b, n, da.data(), db.data(), out.data(), row);
+    if (b.opts.tunings) {
+      using mergepath::set_op;
+      const char* name = set_op_names[op];
+      if (op == 0) set_tuning_rows<set_op::union_>(b, name, n, da.data(), db.data(), out.data(), row);
+      if (op == 1) set_tuning_rows<set_op::intersection>(b, name, n, da.data(), db.data(), out.data(), row);
+      if (op == 2) set_tuning_rows<set_op::difference>(b, name, n, da.data(), db.data(), out.data(), row);
+      if (op == 3) set_tuning_rows<set_op::symmetric_difference>(b, name, n, da.data(), db.data(), out.data(), row);
+    }
   }
 }
 

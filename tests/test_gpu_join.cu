@@ -143,23 +143,21 @@ using set_cases = ::testing::Types<keys_case<std::int32_t, mergepath::less<>>,
 TYPED_TEST_SUITE(GpuSetOperations, set_cases);
 
 // Sizes around the tile kernel's tiles: a tile holds up to tile_items keys and the splits are
-// tile_span = tile_items - 1 apart; one tile, two, and many.
+// tile_span = tile_items - 1 apart; one tile, two, and many, for each operation's tile.
 template <class Key>
 std::vector<std::pair<index_t, index_t>> gpu_set_sizes(bool by_key = false) {
-  const index_t span = mergepath::set_operation_tuning_for(sizeof(Key), by_key).tile_span();
-  std::vector<std::pair<index_t, index_t>> sizes = {{0, 0},
-                                                    {0, 5},
-                                                    {5, 0},
-                                                    {1, 1},
-                                                    {span - 1, 0},
-                                                    {span, 0},
-                                                    {span, 1},
-                                                    {span / 2, span / 2 + 1},
-                                                    {span / 2 + 1, span / 2 + 1},
-                                                    {2 * span + 3, 1000},
-                                                    {1 << 18, 1 << 17},
-                                                    {3, 1 << 18},
-                                                    {(1 << 20) + 3, 1 << 20}};
+  std::vector<std::pair<index_t, index_t>> sizes = {
+      {0, 0}, {0, 5}, {5, 0}, {1, 1}, {1 << 18, 1 << 17}, {3, 1 << 18}, {(1 << 20) + 3, 1 << 20}};
+  for (set_op op : all_set_ops()) {
+    const index_t span = mergepath::set_operation_tuning_for(op, sizeof(Key), by_key).tile_span();
+    for (std::pair<index_t, index_t> s : {std::pair<index_t, index_t>{span - 1, 0},
+                                          {span, 0},
+                                          {span, 1},
+                                          {span / 2, span / 2 + 1},
+                                          {span / 2 + 1, span / 2 + 1},
+                                          {2 * span + 3, 1000}})
+      if (std::find(sizes.begin(), sizes.end(), s) == sizes.end()) sizes.push_back(s);
+  }
   std::vector<std::pair<index_t, index_t>> capped;
   for (auto s : sizes)
     if (s.first + s.second <= max_test_size()) capped.push_back(s);

@@ -78,7 +78,7 @@ index_t run_set_operation(cuda_context& ctx, const char* algorithm, AKeys a_keys
   require_set_operation_ranges<Op>(algorithm, a_keys, a_vals, a_count, b_keys, b_vals, b_count, out_keys, out_vals);
   device::check_merge_inputs(ctx, algorithm, a_keys, a_count, b_keys, b_count, comp);
   constexpr bool by_key = !std::is_same_v<OutVals, std::nullptr_t>;
-  return device::set_operation<default_set_operation_policy<kernel::value_of<AKeys>, by_key>, Op>(
+  return device::set_operation<default_set_operation_policy<Op, kernel::value_of<AKeys>, by_key>, Op>(
       ctx, a_keys, a_vals, a_count, b_keys, b_vals, b_count, out_keys, out_vals, comp);
 }
 

@@ -6,6 +6,7 @@
 #include <ostream>
 
 #include "../detail/config.hpp"
+#include "../thread/set_operations.hpp"
 
 namespace mergepath {
 
@@ -31,21 +32,26 @@ inline std::ostream& operator<<(std::ostream& os, const set_operation_tuning& t)
 // look-back in turn), so long shares and large tiles pay. set_union of 2^25 + 2^25 int32 on an
 // H200 (bench --tunings): 256 x 31 (4 blocks) 0.225 ms, 128 x 31 (8) 0.232, 128 x 23 (8) 0.240,
 // 256 x 23 (4) 0.245, 384 x 23 (2) 0.285; the register bound (64 a thread) pays: 256 x 31 with
-// none 0.250. By key, shared memory also holds where each output comes from, so 4-byte keys take
-// the shorter 128 x 23 tile (static shared memory stops at 48 KB). Wider keys: shorter tiles,
-// not measured since the merge walk. Asking L2 for the tile one per SM ahead (H100, 256 x 31,
-// us): union 259 -> 237, difference 231 -> 221, intersection 227 -> 220, symmetric difference
-// 247 -> 234; 1/4 to 1.5 per SM alike, 4 per SM and beyond slower than none.
-constexpr set_operation_tuning set_operation_tuning_for(std::size_t key_bytes, bool by_key = false) {
-  if (key_bytes <= 4) return by_key ? set_operation_tuning{128, 23, 8} : set_operation_tuning{256, 31, 4};
+// none 0.250. A fifth block an SM at 48 registers (256 x 27) beat 256 x 31 at 4 by 2-3% in
+// union, intersection and difference (H200 at c3bc78c, three runs, ms: 0.2095 / 0.2025 / 0.2164
+// against 0.2149 / 0.2096 / 0.2241 in union; H100 1%); symmetric difference spills there (36
+// bytes) and keeps 256 x 31. By key, shared memory also holds where each output comes from, so
+// 4-byte keys take the shorter 128 x 23 tile (static shared memory stops at 48 KB). Wider keys:
+// shorter tiles, not measured since the merge walk. Asking L2 for the tile one per SM ahead (H100,
+// 256 x 31, us): union 259 -> 237, difference 231 -> 221, intersection 227 -> 220, symmetric
+// difference 247 -> 234; 1/4 to 1.5 per SM alike, 4 per SM and beyond slower than none.
+constexpr set_operation_tuning set_operation_tuning_for(set_op op, std::size_t key_bytes, bool by_key = false) {
+  if (key_bytes <= 4 && by_key) return {128, 23, 8};
+  if (key_bytes <= 4)
+    return op == set_op::symmetric_difference ? set_operation_tuning{256, 31, 4} : set_operation_tuning{256, 27, 5};
   if (key_bytes <= 8) return {128, 15, 1};
   return {128, 7, 1};
 }
 
 // The policy (a type with `static constexpr set_operation_tuning tuning`) the entry points use.
-template <class Key, bool ByKey = false>
+template <set_op Op, class Key, bool ByKey = false>
 struct default_set_operation_policy {
-  static constexpr set_operation_tuning tuning = set_operation_tuning_for(sizeof(Key), ByKey);
+  static constexpr set_operation_tuning tuning = set_operation_tuning_for(Op, sizeof(Key), ByKey);
 };
 
 }  // namespace mergepath
