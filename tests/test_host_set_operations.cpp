@@ -147,22 +147,29 @@ std::vector<tagged> tiled_merge_walk(const std::vector<tagged>& a, const std::ve
     const auto s1 = mergepath::set_path(a.data(), na, b.data(), nb, std::min(diag + span, na + nb), comp);
     const int a_count = static_cast<int>(s1.a - s0.a), b_count = static_cast<int>(s1.b - s0.b);
     EXPECT_LE(a_count + b_count, tile_keys);
-    // The shared buffer: a's run, then b's, then padding the walk may read.
+    // The shared buffer: a's run, a gap (the GPU's alignment slack), b's run, then padding the
+    // walk may read.
+    constexpr int gap = 3;
+    const tagged poison{-7, -7};
     std::vector<tagged> buffer(a.begin() + s0.a, a.begin() + s1.a);
+    buffer.resize(buffer.size() + gap, poison);
     buffer.insert(buffer.end(), b.begin() + s0.b, b.begin() + s1.b);
-    buffer.resize(buffer.size() + Items + 2, tagged{-7, -7});
+    buffer.resize(buffer.size() + Items + 2, poison);
+    const int b_begin = a_count + gap;
     const tagged* ta = buffer.data();
-    const tagged* tb = buffer.data() + a_count;
+    const tagged* tb = buffer.data() + b_begin;
     for (int t = 0; t < threads; ++t) {
       const int d = std::min(t * Items, a_count + b_count);
       const int i = mergepath::merge_path<mergepath::set_merge_order(Op)>(ta, a_count, tb, b_count, d, comp);
       tagged out[Items];
       int source[Items];
-      const unsigned bits = mergepath::set_operation_merge_n<Op, Items>(ta, a_count, tb, b_count, i, d - i, out, source, comp);
+      const unsigned bits = mergepath::set_operation_merge_n<Op, Items>(
+          buffer.data(), 0, a_count, b_begin, b_begin + b_count, i, b_begin + d - i, out, source, comp);
       for (int k = 0; k < std::min(Items, a_count + b_count - d); ++k)
         if (bits >> k & 1u) {
           kept.push_back(out[k]);
-          EXPECT_EQ(out[k], source[k] >= 0 ? ta[source[k]] : tb[~source[k]]);
+          EXPECT_EQ(out[k], buffer[static_cast<std::size_t>(source[k])]);
+          EXPECT_TRUE(source[k] < a_count || source[k] >= b_begin) << "a kept step from the gap";
         }
     }
   }
