@@ -373,12 +373,12 @@ void lower_bound_rows_for(search_case& c, mergepath::cuda_context& ctx, std::tup
   (one(static_cast<Policies*>(nullptr)), ...);
 }
 void lower_bound_tuning_rows(search_case& c, mergepath::cuda_context& ctx) {
-  lower_bound_rows_for(
-      c, ctx,
-      static_cast<std::tuple<search_policy<256, 23, 2048, 0, 0>, search_policy<256, 31, 2048, 0, 0>,
-                             search_policy<256, 23, 2048, 64, 0>, search_policy<256, 23, 2048, 64, 8>,
-                             search_policy<256, 23, 2048, 64, 24>, search_policy<256, 23, 2048, 1>,
-                             search_policy<256, 23, 2048, 8>, search_policy<256, 23, 2048, 32>>*>(nullptr));
+  lower_bound_rows_for(c, ctx,
+                       static_cast<std::tuple<search_policy<256, 19, 2048, 0, 0>, search_policy<256, 23, 2048, 0, 0>,
+                                              search_policy<256, 31, 2048, 0, 0>, search_policy<256, 19, 2048, 64, 0>,
+                                              search_policy<256, 19, 2048, 64, 8>, search_policy<256, 19, 2048, 64, 24>,
+                                              search_policy<256, 19, 2048, 1>, search_policy<256, 19, 2048, 8>,
+                                              search_policy<256, 19, 2048, 32>>*>(nullptr));
 }
 
 void run_shape(bench_context& b, int log2, const shape& sh) {
