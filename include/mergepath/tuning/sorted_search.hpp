@@ -68,7 +68,7 @@ constexpr index_t host_gallop_work_per_needle = 32;
 // won there: complete index_match 320 us against 328-331 at 27 or 29 and 339 at 23.
 //
 // Plain bounds take 19 steps a thread, not the merge's 23: where the tiles make about one wave
-// (2^22 keys), more, shorter tiles keep more warps on each SM. H100, bench --tunings, two runs,
+// (2^22 keys), more, shorter tiles keep more warps on each SM. H100, bench --tunings, three runs,
 // 256 x 19 against 256 x 23: 2^22 at 1:1 29.5-29.6 against 30.4-30.9 us, 1:16 16.0-16.2 against
 // 16.6-16.7 (1.22-1.23x thrust against 1.18-1.19x), 16:1 19.6-20.0 against 20.1-20.5; at 2^26
 // 1:1 0.5% slower (307.5-307.8 against 305.8-306.5 us), 16:1 alike; 256 x 17 lost at 16:1.
