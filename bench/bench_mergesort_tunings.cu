@@ -18,6 +18,7 @@ struct cluster_policy {
   static constexpr mergepath::mergesort_tuning tuning = [] {
     mergepath::mergesort_tuning t = mergepath::mergesort_tuning_for(90, sizeof(std::int32_t), ValueBytes, true);
     t.cluster_sort = {ClusterThreads, ClusterItems, 8, ClusterThreads > 0 ? mergepath::index_t{1} << MaxLog2 : 0};
+    t.small_cluster_sort = {};  // the row's tile at every size
     t.self_partition_waves = SelfPartitionWaves;
     return t;
   }();

@@ -37,10 +37,11 @@ inline std::vector<index_t> gpu_sort_sizes(const mergepath::mergesort_tuning& tu
     index_t edge = sort_tile << k;
     sizes.insert(sizes.end(), {edge - 1, edge, edge + 1});
   }
-  // The cluster sort: 2^k of its tiles either side (one more tile doubles the cluster, or, past the
-  // largest cluster, adds a merge pass), three clusters, and its last size either side.
-  const mergepath::cluster_sort_tuning& cluster = tuning.cluster_sort;
-  if (cluster.enabled()) {
+  // Each cluster sort (the small sorts' and the others'): 2^k of its tiles either side (one more
+  // tile doubles the cluster, or, past the largest cluster, adds a merge pass), three clusters, and
+  // its last size either side.
+  for (const mergepath::cluster_sort_tuning& cluster : {tuning.small_cluster_sort, tuning.cluster_sort}) {
+    if (!cluster.enabled()) continue;
     const index_t cluster_tile = cluster.tile_items();
     for (index_t tiles = 1; tiles <= 2 * cluster.max_cluster_blocks; tiles *= 2)
       sizes.insert(sizes.end(), {tiles * cluster_tile - 1, tiles * cluster_tile, tiles * cluster_tile + 1});
@@ -131,9 +132,11 @@ struct one_warp_four_way_policy {
 struct cluster_policy {
   static constexpr mergepath::mergesort_tuning tuning{{64, 3}, {64, 5}, 0, {64, 5, 1536, 0}, {64, 3, 8, 1 << 20}};
 };
-// Clusters of up to 4 tiles of 64 x 5, to 5000 keys; beyond, the blocksort and two-way passes.
+// Clusters of up to 2 tiles of 64 x 3 to 400 keys (a merge pass after them from 385), then of
+// up to 4 tiles of 64 x 5 to 5000 keys; beyond, the blocksort and two-way passes.
 struct small_cluster_policy {
-  static constexpr mergepath::mergesort_tuning tuning{{32, 5}, {32, 3}, index_t{1} << 20, {}, {64, 5, 4, 5000}};
+  static constexpr mergepath::mergesort_tuning tuning{{32, 5},          {32, 3}, index_t{1} << 20, {},
+                                                      {64, 5, 4, 5000}, 1,       {64, 3, 2, 400}};
 };
 
 template <class Policy>

@@ -58,12 +58,15 @@ struct partition_pass_policy {
     return t;
   }();
 };
-// Never the partition pass: every block finds its own splits, 320-step tiles. The Merge Path for
-// every shape short of the needle search (no tiles of b).
+// Never the partition pass: every block finds its own splits, 320-step tiles, 576-step ones from
+// 641 keys in all (large_items_per_thread: the sweep's {2 tiles, 1} and {1, 2 tiles} take them,
+// {tile, tile} does not). The Merge Path for every shape short of the needle search (no tiles of b).
 struct self_partition_policy {
   static constexpr mergepath::sorted_search_tuning tuning = [] {
     mergepath::sorted_search_tuning t{64, 5, 1024, 1 << 30};
     t.b_tile_ratio = 0;
+    t.large_items_per_thread = 9;
+    t.large_min_total = 2 * 64 * 5 + 1;
     return t;
   }();
 };

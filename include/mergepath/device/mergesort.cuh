@@ -42,9 +42,14 @@ void launch_mergesort(cuda_context& ctx, KeysIn keys_in, ValsIn vals_in, Keys ke
     if (count == 1 && keys_in == keys) return;  // sorted in place already
 
   // The first pass leaves sorted runs of sort_tile keys: one tile of the blocksort, or a cluster's
-  // tiles (a power of two of them, as few as cover the keys).
-  constexpr cluster_sort_tuning cluster = tuning.cluster_sort;
-  const bool clustered = cluster.enabled() && count <= cluster.max_count && ctx.props().major >= 9;
+  // tiles (a power of two of them, as few as cover the keys), at the small sorts' tile up to its
+  // max_count.
+  const bool has_clusters = ctx.props().major >= 9;
+  const bool small_clustered =
+      tuning.small_cluster_sort.enabled() && count <= tuning.small_cluster_sort.max_count && has_clusters;
+  const bool clustered =
+      small_clustered || (tuning.cluster_sort.enabled() && count <= tuning.cluster_sort.max_count && has_clusters);
+  const cluster_sort_tuning cluster = small_clustered ? tuning.small_cluster_sort : tuning.cluster_sort;
   int cluster_blocks = 1;
   if (clustered)
     while (cluster_blocks < cluster.max_cluster_blocks &&
@@ -79,20 +84,25 @@ void launch_mergesort(cuda_context& ctx, KeysIn keys_in, ValsIn vals_in, Keys ke
   auto partitions = ctx.allocate<index_t>(max_two_way_tiles);
   auto splits = ctx.allocate<index_t>(kernel::merge4_pass::ways * max_four_way_tiles);
 
+  // The cluster sort at the tile of ClusterPolicy's cluster_sort (cluster_policy: a null ClusterPolicy*).
+  auto cluster_sort_into = [&](auto cluster_policy, auto keys_out, auto vals_out) {
+    using ClusterPolicy = std::remove_pointer_t<decltype(cluster_policy)>;
+    constexpr auto sort_kernel =
+        kernel::cluster_sort_kernel<ClusterPolicy, KeysIn, ValsIn, decltype(keys_out), decltype(vals_out), Comp>;
+    constexpr std::size_t shared_bytes = kernel::cluster_sort_layout<ClusterPolicy, KeysIn, ValsIn>::bytes;
+    (void)resident_blocks_per_sm<sort_kernel>(ctx, cluster.block_threads, shared_bytes);
+    const index_t clusters = detail::ceil_div(count, sort_tile);
+    detail::launch_clustered("cluster_sort_kernel", sort_kernel, static_cast<unsigned>(clusters * cluster_blocks),
+                             cluster.block_threads, shared_bytes, ctx.stream(), static_cast<unsigned>(cluster_blocks),
+                             keys_in, vals_in, count, keys_out, vals_out, comp);
+  };
   auto blocksort_into = [&](auto keys_out, auto vals_out) {
+    if constexpr (Policy::tuning.small_cluster_sort.enabled()) {
+      if (small_clustered)
+        return cluster_sort_into(static_cast<kernel::small_cluster_sort_policy<Policy>*>(nullptr), keys_out, vals_out);
+    }
     if constexpr (Policy::tuning.cluster_sort.enabled()) {
-      if (clustered) {
-        constexpr auto sort_kernel =
-            kernel::cluster_sort_kernel<Policy, KeysIn, ValsIn, decltype(keys_out), decltype(vals_out), Comp>;
-        constexpr std::size_t shared_bytes = kernel::cluster_sort_layout<Policy, KeysIn, ValsIn>::bytes;
-        (void)resident_blocks_per_sm<sort_kernel>(ctx, cluster.block_threads, shared_bytes);
-        const index_t clusters = detail::ceil_div(count, sort_tile);
-        detail::launch_clustered("cluster_sort_kernel", sort_kernel,
-                                 static_cast<unsigned>(clusters * cluster_blocks), cluster.block_threads, shared_bytes,
-                                 ctx.stream(), static_cast<unsigned>(cluster_blocks), keys_in, vals_in, count,
-                                 keys_out, vals_out, comp);
-        return;
-      }
+      if (clustered) return cluster_sort_into(static_cast<Policy*>(nullptr), keys_out, vals_out);
     }
     constexpr auto sort_kernel =
         kernel::blocksort_kernel<Policy, KeysIn, ValsIn, decltype(keys_out), decltype(vals_out), Comp>;

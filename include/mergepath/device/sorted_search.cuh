@@ -132,6 +132,30 @@ void launch_b_tile_search(cuda_context& ctx, AIt a, index_t a_count, BIt b, inde
                            b, overflow, a_out, comp);
 }
 
+// Policy with the Merge Path tiles of large searches (sorted_search_tuning::large_items_per_thread).
+template <class Policy>
+struct large_search_policy {
+  static constexpr sorted_search_tuning tuning = [] {
+    sorted_search_tuning t = Policy::tuning;
+    t.items_per_thread = t.large_items_per_thread;
+    t.large_items_per_thread = 0;
+    return t;
+  }();
+};
+
+// The Merge Path search, in the tuning's large tiles where the inputs are long enough.
+template <class Policy, bounds Bounds, search TypeA, search TypeB, bool NarrowStaging, class AIt, class BIt, class AOut,
+          class BOut, class Comp>
+match_counts launch_sorted_search_tiles(cuda_context& ctx, AIt a, index_t a_count, BIt b, index_t b_count, AOut a_out,
+                                        BOut b_out, Comp comp) {
+  if constexpr (Policy::tuning.large_items_per_thread > 0)
+    if (a_count + b_count >= Policy::tuning.large_min_total)
+      return launch_sorted_search_staged<large_search_policy<Policy>, Bounds, TypeA, TypeB, NarrowStaging>(
+          ctx, a, a_count, b, b_count, a_out, b_out, comp);
+  return launch_sorted_search_staged<Policy, Bounds, TypeA, TypeB, NarrowStaging>(ctx, a, a_count, b, b_count, a_out,
+                                                                                  b_out, comp);
+}
+
 // The search, its 64-bit integer bounds staged as 32-bit ones where every bound fits them
 // (kernel::search_staging); plain bounds of a few needles in a long b one needle at a time, of
 // more needles by b's tiles.
@@ -155,10 +179,10 @@ match_counts launch_sorted_search(cuda_context& ctx, AIt a, index_t a_count, BIt
     }
   if constexpr (kernel::stages_narrow<TypeA, TypeB, AOut, BOut>)
     if (a_count <= narrow_max && b_count <= narrow_max)
-      return launch_sorted_search_staged<Policy, Bounds, TypeA, TypeB, true>(ctx, a, a_count, b, b_count, a_out, b_out,
-                                                                             comp);
-  return launch_sorted_search_staged<Policy, Bounds, TypeA, TypeB, false>(ctx, a, a_count, b, b_count, a_out, b_out,
-                                                                          comp);
+      return launch_sorted_search_tiles<Policy, Bounds, TypeA, TypeB, true>(ctx, a, a_count, b, b_count, a_out, b_out,
+                                                                            comp);
+  return launch_sorted_search_tiles<Policy, Bounds, TypeA, TypeB, false>(ctx, a, a_count, b, b_count, a_out, b_out,
+                                                                         comp);
 }
 
 }  // namespace device

@@ -73,6 +73,17 @@ struct cluster_sort_policy {
   }();
 };
 
+// A policy whose cluster sort takes the tile of Policy's small_cluster_sort.
+template <class Policy>
+struct small_cluster_sort_policy {
+  static constexpr mergesort_tuning tuning = [] {
+    mergesort_tuning t = Policy::tuning;
+    t.cluster_sort = t.small_cluster_sort;
+    t.small_cluster_sort = {};
+    return t;
+  }();
+};
+
 // Shared memory of the cluster sort: the block's tile (keys, then values) as the blocksort holds
 // it, then as much again for the merge rounds' staging.
 template <class Policy, class Keys, class Vals>

@@ -80,6 +80,9 @@ struct mergesort_tuning {
   // L2, where those searches cost less than the kernel's launch and latency floor; at 2^26 keys
   // they sat on every block's critical path (7% slower, bench/NOTES.md). 0: never.
   int self_partition_waves = 1;
+  // Sorts of at most small_cluster_sort.max_count keys take the cluster sort at this tile instead
+  // of cluster_sort's (when enabled): more, smaller blocks for small sorts.
+  cluster_sort_tuning small_cluster_sort = {};
 };
 
 inline std::ostream& operator<<(std::ostream& os, const mergesort_tuning& t) {
@@ -91,7 +94,9 @@ inline std::ostream& operator<<(std::ostream& os, const mergesort_tuning& t) {
             << "}, cluster_sort {block_threads " << t.cluster_sort.block_threads << ", items_per_thread "
             << t.cluster_sort.items_per_thread << ", max_cluster_blocks " << t.cluster_sort.max_cluster_blocks
             << ", max_count " << t.cluster_sort.max_count << "}, self_partition_waves " << t.self_partition_waves
-            << "}";
+            << ", small_cluster_sort {block_threads " << t.small_cluster_sort.block_threads << ", items_per_thread "
+            << t.small_cluster_sort.items_per_thread << ", max_cluster_blocks "
+            << t.small_cluster_sort.max_cluster_blocks << ", max_count " << t.small_cluster_sort.max_count << "}}";
 }
 
 // Defaults, measured on an H200 (sm_90) at 2^26 random keys (mergepath-probe --case mergesort,
@@ -140,6 +145,13 @@ constexpr mergesort_tuning mergesort_tuning_for(int arch, std::size_t key_bytes,
     t.cluster_sort = {512, warp_sorted ? 8 : 9, 8, cluster_max_count};
   else if (pair_bytes <= 16) t.cluster_sort = {256, 9, 8, cluster_max_count};
   else if (pair_bytes <= 32) t.cluster_sort = {128, 9, 8, cluster_max_count};
+  // Pairs of up to 8 bytes sort faster in clusters of 256 x 9 tiles up to 2^17: a 2^12 sort on
+  // two SMs, not one. bench --tunings, int32 pairs, random / near-sorted keys, us, 512 x 9 ->
+  // 256 x 9 (CUB's radix SortPairs): H200 2^12 15.2 -> 14.6 (14.9), 14.2 -> 13.2 (14.0); 2^14
+  // 26.0 -> 25.0, 21.5 -> 19.3; 2^16 38.3 -> 36.6, 30.5 -> 29.9; 2^17 44.0 -> 42.0; 2^18 even
+  // (49.8); 2^19 64.9 -> 68.2. H100 2^12 15.5 -> 15.2 (15.1), 14.5 -> 13.8 (14.1); 2^16 40.7 ->
+  // 39.0; 2^17 46.6 -> 44.4; 2^18 even; 2^19 68.3 -> 71.8.
+  if (value_bytes != 0 && pair_bytes <= 8) t.small_cluster_sort = {256, 9, 8, index_t{1} << 17};
   return t;
 }
 

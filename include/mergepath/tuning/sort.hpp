@@ -33,8 +33,10 @@ struct default_sort_policy {
   // alike (62 against 71 us at 2^18), and radix pairs won from 2^20. Since small merge passes
   // find their own splits (5256577), keys of 4 bytes merge-sort faster up to 2^22 (69 against 79
   // us at 2^20, 1.48x against 1.25x CUB's merge sort at 2^22; radix 1.89x against 1.47x at 2^24).
-  static constexpr sort_tuning tuning{std::is_void_v<Val> && sizeof(Key) <= 4 ? index_t{1} << 23 : index_t{1} << 19, 0,
-                                      0};
+  // Pairs take the radix sort past 2^19, where the merge sort's cluster sort ends (H200, int32
+  // pairs: 65 against 77 us at 2^19, 101 against 87 at 2^20).
+  static constexpr sort_tuning tuning{
+      std::is_void_v<Val> ? (sizeof(Key) <= 4 ? index_t{1} << 23 : index_t{1} << 19) : (index_t{1} << 19) + 1, 0, 0};
 };
 
 }  // namespace mergepath

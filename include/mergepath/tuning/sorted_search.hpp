@@ -36,6 +36,11 @@ struct sorted_search_tuning {
   int b_tile_min_l2_percent = 100;
   int b_tile_threads = 256;
   int b_tile_bytes = 32768;  // b's keys of a tile, in shared memory (7 blocks an SM on sm_90)
+  // Merge Path searches of at least large_min_total keys (a's and b's) take tiles of
+  // large_items_per_thread steps a thread instead (0: never): with dozens of waves of tiles, a
+  // tile's fixed costs (its splits, its stores) weigh more than a wave's ragged end.
+  int large_items_per_thread = 0;
+  index_t large_min_total = 0;
 
   MERGEPATH_HD constexpr int tile_items() const { return block_threads * items_per_thread; }
   MERGEPATH_HD constexpr int min_blocks_per_sm() const {
@@ -72,6 +77,11 @@ constexpr index_t host_gallop_work_per_needle = 32;
 // 256 x 19 against 256 x 23: 2^22 at 1:1 29.5-29.6 against 30.4-30.9 us, 1:16 16.0-16.2 against
 // 16.6-16.7 (1.22-1.23x thrust against 1.18-1.19x), 16:1 19.6-20.0 against 20.1-20.5; at 2^26
 // 1:1 0.5% slower (307.5-307.8 against 305.8-306.5 us), 16:1 alike; 256 x 17 lost at 16:1.
+// With dozens of waves, though, the merge's 23 steps win where b is half the keys. H200, bench
+// --tunings, us at 19 / 23 / 31 steps: 1:1 at 2^22 27.4 / 27.3 / 31.2, 2^24 77.5 / 74.6 / 75.1,
+// 2^25 137 / 130 / 130, 2^26 255 / 241 / 238 (H100: 308 / 306 / 305); 16:1 at 2^24 54.0 / 55.3 /
+// 55.5, 2^25 90.4 / 90.8 / 92.0, 2^26 161 / 162 / 163. So from 2^25 keys in all the tiles are
+// 256 x 23 (within 1.3% of the best shape in each of those).
 //
 // Results wider than the keys (int64 bounds of int32 keys with match flags: plain bounds are staged
 // as 32-bit ones, kernel::search_staging) take twice the keys' shared memory, 4 blocks of 256 x 23
@@ -81,8 +91,13 @@ constexpr sorted_search_tuning sorted_search_tuning_for(int arch, std::size_t ke
                                                         std::size_t result_bytes = 0) {
   (void)arch;
   if (key_bytes <= 4 && result_bytes > key_bytes) return {256, 23, 1024, 2};
-  if (key_bytes <= 4)
-    return reports_matches ? sorted_search_tuning{256, 31, 2048, 2} : sorted_search_tuning{256, 19, 2048, 2};
+  if (key_bytes <= 4) {
+    if (reports_matches) return {256, 31, 2048, 2};
+    sorted_search_tuning t{256, 19, 2048, 2};
+    t.large_items_per_thread = 23;
+    t.large_min_total = index_t{1} << 25;
+    return t;
+  }
   if (key_bytes <= 8) return {256, 13, 1536, 2};
   return {128, 7, 1024, 2};
 }
