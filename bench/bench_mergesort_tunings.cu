@@ -31,7 +31,8 @@ using pairs_policy = cluster_policy<sizeof(std::int32_t), Shape...>;
 // Where the cluster sort pays, and at which tile.
 using keys4_policies = std::tuple<keys_policy<0, 0>, keys_policy<512, 9>, keys_policy<512, 17>, keys_policy<256, 15>,
                                   keys_policy<1024, 9>, keys_policy<512, 9, 19, 0>, keys_policy<512, 17, 20>>;
-using pairs4_policies = std::tuple<pairs_policy<0, 0>, pairs_policy<512, 9>, pairs_policy<256, 9>,
+using pairs4_policies = std::tuple<pairs_policy<0, 0>, pairs_policy<512, 9>, pairs_policy<256, 9>, pairs_policy<128, 9>,
+                                   pairs_policy<256, 5>,
                                    pairs_policy<512, 15>, pairs_policy<512, 9, 19, 0>>;
 
 // The cluster sort's tile and reach, and whether every two-way pass has a partition kernel.
