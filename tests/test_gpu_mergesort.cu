@@ -135,8 +135,11 @@ struct cluster_policy {
 // Clusters of up to 2 tiles of 64 x 3 to 400 keys (a merge pass after them from 385), then of
 // up to 4 tiles of 64 x 5 to 5000 keys; beyond, the blocksort and two-way passes.
 struct small_cluster_policy {
-  static constexpr mergepath::mergesort_tuning tuning{{32, 5},          {32, 3}, index_t{1} << 20, {},
-                                                      {64, 5, 4, 5000}, 1,       {64, 3, 2, 400}};
+  static constexpr mergepath::mergesort_tuning tuning = [] {
+    mergepath::mergesort_tuning t{{32, 5}, {32, 3}, index_t{1} << 20, {}, {64, 5, 4, 5000}};
+    t.small_cluster_sort = {64, 3, 2, 400};
+    return t;
+  }();
 };
 
 template <class Policy>

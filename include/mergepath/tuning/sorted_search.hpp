@@ -37,8 +37,8 @@ struct sorted_search_tuning {
   int b_tile_threads = 256;
   int b_tile_bytes = 32768;  // b's keys of a tile, in shared memory (7 blocks an SM on sm_90)
   // Merge Path searches of at least large_min_total keys (a's and b's) take tiles of
-  // large_items_per_thread steps a thread instead (0: never): with dozens of waves of tiles, a
-  // tile's fixed costs (its splits, its stores) weigh more than a wave's ragged end.
+  // large_items_per_thread steps a thread instead (0: never): where the tiles make dozens of
+  // waves, the last wave's ragged end matters little and longer tiles measured faster.
   int large_items_per_thread = 0;
   index_t large_min_total = 0;
 
