@@ -40,9 +40,16 @@ TYPED_TEST(GpuMerge, MatchesStdMerge) {
 // ---------------------------------------------------------------------------------------------
 // Tuning is overridable, and every schedule (one stage, two stages, streamed, chunked) merges correctly.
 
-// One tile per block, loaded then merged.
+// One tile per block, loaded then merged; merges of up to one such tile (896 outputs) in chunks
+// of 96-key tiles instead (small_block_threads), so the sweep's tile and tile + 1 fall either side.
 struct one_stage_policy {
-  static constexpr mergepath::merge_tuning tuning{128, 7, 1};
+  static constexpr mergepath::merge_tuning tuning = [] {
+    mergepath::merge_tuning t{128, 7, 1};
+    t.small_block_threads = 32;
+    t.small_items_per_thread = 3;
+    t.small_max_total = 128 * 7;
+    return t;
+  }();
 };
 // Tiles so small that the suite's largest size (2^20 + 3: 8193 tiles) outnumbers the blocks of
 // the persistent grid (at most 32 resident per SM on sm_90, 132 SMs on an H100), so blocks merge

@@ -113,6 +113,40 @@ template <bounds Bounds, int Probes, int SampleBytes, class AIt, class BIt, clas
                                                              kernel::store_merge_split{partitions}, comp);
 }
 
+// The chunked schedule (merge_tuning::chunked_max_tiles): launched, and true returned, where each
+// resident block would merge at most chunked_max_tiles tiles; else nothing happens.
+template <class Policy, class AKeys, class AVals, class BKeys, class BVals, class OutKeys, class OutVals, class Comp>
+bool launch_merge_chunks(cuda_context& ctx, AKeys a_keys, AVals a_vals, index_t a_count, BKeys b_keys, BVals b_vals,
+                         index_t b_count, OutKeys out_keys, OutVals out_vals, Comp comp) {
+  constexpr merge_tuning tuning = Policy::tuning;
+  static_assert(tuning.stages == 1, "the chunk kernel holds one tile at a time");
+  const index_t num_tiles = detail::ceil_div<index_t>(a_count + b_count, tuning.tile_items());
+  constexpr std::size_t shared_bytes = kernel::merge_layout_of<Policy, AKeys, AVals>::bytes;
+  constexpr auto chunk_kernel = kernel::merge_chunk_kernel<Policy, AKeys, AVals, BKeys, BVals, OutKeys, OutVals, Comp>;
+  const int per_sm = resident_blocks_per_sm<chunk_kernel>(ctx, tuning.block_threads, shared_bytes);
+  const index_t resident = static_cast<index_t>(per_sm) * ctx.props().multiProcessorCount;
+  const index_t chunk_tiles = detail::ceil_div(num_tiles, resident);
+  if (chunk_tiles > tuning.chunked_max_tiles) return false;
+  const index_t blocks = detail::ceil_div(num_tiles, chunk_tiles);
+  detail::launch("merge_chunk_kernel", chunk_kernel, static_cast<unsigned>(blocks), tuning.block_threads, shared_bytes,
+                 ctx.stream(), a_keys, a_vals, a_count, b_keys, b_vals, b_count, chunk_tiles, out_keys, out_vals, comp);
+  return true;
+}
+
+// Policy with the small merges' chunk tiles (merge_tuning::small_block_threads), always chunked.
+template <class Policy>
+struct small_merge_policy {
+  static constexpr merge_tuning tuning = [] {
+    merge_tuning t = Policy::tuning;
+    t.block_threads = t.small_block_threads;
+    t.items_per_thread = t.small_items_per_thread;
+    t.chunked_max_tiles = 1 << 30;
+    t.small_block_threads = t.small_items_per_thread = 0;
+    t.small_max_total = 0;
+    return t;
+  }();
+};
+
 template <class Policy, class AKeys, class AVals, class BKeys, class BVals, class OutKeys, class OutVals, class Comp>
 void launch_merge(cuda_context& ctx, AKeys a_keys, AVals a_vals, index_t a_count, BKeys b_keys, BVals b_vals,
                   index_t b_count, OutKeys out_keys, OutVals out_vals, Comp comp) {
@@ -123,20 +157,14 @@ void launch_merge(cuda_context& ctx, AKeys a_keys, AVals a_vals, index_t a_count
   index_t num_tiles = detail::ceil_div(total, tile_items);
   constexpr std::size_t shared_bytes = kernel::merge_layout_of<Policy, AKeys, AVals>::bytes * tuning.stages;
 
-  if constexpr (tuning.chunked_max_tiles > 0 && tuning.stages == 1) {
-    constexpr auto chunk_kernel =
-        kernel::merge_chunk_kernel<Policy, AKeys, AVals, BKeys, BVals, OutKeys, OutVals, Comp>;
-    int per_sm = resident_blocks_per_sm<chunk_kernel>(ctx, tuning.block_threads, shared_bytes);
-    index_t resident = static_cast<index_t>(per_sm) * ctx.props().multiProcessorCount;
-    index_t chunk_tiles = detail::ceil_div(num_tiles, resident);
-    if (chunk_tiles <= tuning.chunked_max_tiles) {
-      index_t blocks = detail::ceil_div(num_tiles, chunk_tiles);
-      detail::launch("merge_chunk_kernel", chunk_kernel, static_cast<unsigned>(blocks), tuning.block_threads,
-                     shared_bytes, ctx.stream(), a_keys, a_vals, a_count, b_keys, b_vals, b_count, chunk_tiles,
-                     out_keys, out_vals, comp);
+  if constexpr (tuning.small_block_threads > 0 && tuning.stages == 1)
+    if (total <= tuning.small_max_total &&
+        launch_merge_chunks<small_merge_policy<Policy>>(ctx, a_keys, a_vals, a_count, b_keys, b_vals, b_count, out_keys,
+                                                        out_vals, comp))
       return;
-    }
-  }
+  if constexpr (tuning.chunked_max_tiles > 0 && tuning.stages == 1)
+    if (launch_merge_chunks<Policy>(ctx, a_keys, a_vals, a_count, b_keys, b_vals, b_count, out_keys, out_vals, comp))
+      return;
 
   auto partitions = ctx.allocate<index_t>(num_tiles + 1);
   auto samples = launch_merge_partition<bounds::lower, tuning.partition_probes, tuning.partition_sample_bytes>(

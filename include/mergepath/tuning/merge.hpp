@@ -46,6 +46,12 @@ struct merge_tuning {
   // 1.2-1.5% faster, an H200 (60 MiB, where the tiles ahead outlive the output anyway) 1-2% slower.
   float evict_first_stores_past_l2 = 1;
   int evict_first_stores_max_l2_mib = 56;
+  // Merges of at most small_max_total outputs take the chunked schedule in tiles of
+  // small_block_threads x small_items_per_thread (0: never): smaller tiles put a small merge on
+  // more SMs.
+  int small_block_threads = 0;
+  int small_items_per_thread = 0;
+  index_t small_max_total = 0;
 
   MERGEPATH_HD constexpr int tile_items() const { return block_threads * items_per_thread; }
   MERGEPATH_HD constexpr int min_blocks_per_sm() const {
@@ -64,7 +70,9 @@ inline std::ostream& operator<<(std::ostream& os, const merge_tuning& t) {
     os << ", partition_probes " << t.partition_probes << ", chunked_max_tiles " << t.chunked_max_tiles
        << ", partition_sample_bytes " << t.partition_sample_bytes << ", prefetch_tiles_per_sm "
        << t.prefetch_tiles_per_sm << ", evict_first_stores_past_l2 " << t.evict_first_stores_past_l2
-       << ", evict_first_stores_max_l2_mib " << t.evict_first_stores_max_l2_mib;
+       << ", evict_first_stores_max_l2_mib " << t.evict_first_stores_max_l2_mib << ", small_block_threads "
+       << t.small_block_threads << ", small_items_per_thread " << t.small_items_per_thread << ", small_max_total "
+       << t.small_max_total;
   return os << "}";
 }
 
@@ -78,6 +86,11 @@ inline std::ostream& operator<<(std::ostream& os, const merge_tuning& t) {
 // them. Odd items_per_thread keeps the register -> shared transpose free of bank conflicts.
 // int32 keys ask L2 for the tile a quarter tile per SM ahead (H100, 2^26 + 2^26: 392 -> 376 us
 // on 16 distinct keys, 392 -> 387 on random ones; a tile per SM ahead was slower, 399 / 410).
+// Up to 2^20 + 2^20 int32 keys the chunks take 128 x 23 tiles (384 x 27 put 2^14 + 2^14 keys on
+// 4 blocks). bench --tunings, us, 384 x 27 -> 128 x 23 (CUB): H200 2^12 6.3 -> 6.1 (10.5), 2^14
+// 7.5 -> 6.0 (11.6), 2^16 8.3 -> 6.7 (12.6), 2^18 10.2 -> 9.1 (19.0), 2^20 14.2 -> 12.5 (25.7);
+// H100 2^14 7.9 -> 6.2, 2^20 15.3 -> 13.0, but 2^22 36.4 -> 38.9. Pairs' tiles were within 4%
+// of the best at every size.
 constexpr merge_tuning merge_tuning_for(int arch, std::size_t key_bytes, std::size_t value_bytes) {
   (void)arch;
   constexpr int chunked = 2;  // tiles per block: 2^22 + 2^22 int32 keys and below
@@ -85,6 +98,9 @@ constexpr merge_tuning merge_tuning_for(int arch, std::size_t key_bytes, std::si
     if (key_bytes <= 4) {
       merge_tuning t{384, 27, 1, false, 1536, 1, chunked};
       t.prefetch_tiles_per_sm = 0.25f;
+      t.small_block_threads = 128;
+      t.small_items_per_thread = 23;
+      t.small_max_total = index_t{1} << 21;
       return t;
     }
     if (key_bytes <= 8) return {256, 13, 1, false, 1536, 1, chunked};

@@ -112,7 +112,8 @@ inline std::ostream& operator<<(std::ostream& os, const mergesort_tuning& t) {
 constexpr mergesort_tuning mergesort_tuning_for(int arch, std::size_t key_bytes, std::size_t value_bytes,
                                                 bool integer_keys = false) {
   merge_tuning merge = merge_tuning_for(arch, key_bytes, value_bytes);
-  merge.chunked_max_tiles = 0;
+  merge.chunked_max_tiles = 0;  // the passes use the tiled schedule only
+  merge.small_max_total = 0;
   // The passes were measured with 256 x 23 int32 tiles, merge's shape before its partition pass
   // took samples and its tiles grew to 384 x 27.
   if (value_bytes == 0 && key_bytes <= 4) merge.block_threads = 256, merge.items_per_thread = 23;
