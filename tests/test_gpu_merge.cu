@@ -148,6 +148,22 @@ TEST_F(GpuMergePolicies, DifferentTuningsOfOneSignature) {
   });
 }
 
+// The default int32 tuning either side of its small merges' edge (small_max_total outputs in
+// chunks of 128 x 23 tiles; one more takes the chunked 384 x 27 tiles).
+TEST_F(GpuMergePolicies, DefaultInt32EitherSideOfTheSmallMerges) {
+  constexpr index_t edge = mergepath::default_merge_policy<int>::tuning.small_max_total;
+  static_assert(edge > 0, "int32 keys have small merges");
+  mergepath::cuda_context ctx;
+  for (index_t total : sorted_unique_capped({edge, edge + 1})) {
+    merge_case c{total / 3, total - total / 3, distribution::few_distinct, case_seed({total, 17})};
+    SCOPED_TRACE(c.name());
+    merge_input<int> in = make_merge_input<int>(c, mergepath::less<>{});
+    ASSERT_NO_FATAL_FAILURE(check_gpu_merge(
+        ctx, in, mergepath::less<>{},
+        [](auto& ctx, auto a, index_t na, auto b, index_t nb, auto out) { mergepath::merge(ctx, a, na, b, nb, out); }));
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Device iterators that are not pointers: a = 0, 1, 2, ... from a counting iterator, and the
 // pairs' values (their origins) from counting iterators too.
