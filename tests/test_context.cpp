@@ -58,6 +58,15 @@ TEST(MergeTuning, DefaultsAndPrinting) {
             "{block_threads 256, items_per_thread 23, stages 1, "
             "min_resident_threads 1536, partition_probes 3, chunked_max_tiles 2, partition_sample_bytes 32768, "
             "prefetch_tiles_per_sm 0, evict_first_stores_past_l2 1, evict_first_stores_max_l2_mib 56}");
+  mergepath::merge_tuning small_chunks{128, 7, 1};
+  small_chunks.small_block_threads = 32;
+  small_chunks.small_items_per_thread = 3;
+  small_chunks.small_max_total = 896;
+  EXPECT_EQ(printed(small_chunks),
+            "{block_threads 128, items_per_thread 7, stages 1, min_resident_threads 1024, "
+            "partition_probes 1, chunked_max_tiles 0, partition_sample_bytes 32768, prefetch_tiles_per_sm 0, "
+            "evict_first_stores_past_l2 1, evict_first_stores_max_l2_mib 56, small_block_threads 32, "
+            "small_items_per_thread 3, small_max_total 896}");
   // The default policy is the tuning for the key (and value) sizes.
   EXPECT_EQ(mergepath::default_merge_policy<double>::tuning.tile_items(), merge_tile_items<double>());
   EXPECT_EQ((mergepath::default_merge_policy<int, double>::tuning.tile_items()), (merge_tile_items<int, double>()));

@@ -70,9 +70,10 @@ inline std::ostream& operator<<(std::ostream& os, const merge_tuning& t) {
     os << ", partition_probes " << t.partition_probes << ", chunked_max_tiles " << t.chunked_max_tiles
        << ", partition_sample_bytes " << t.partition_sample_bytes << ", prefetch_tiles_per_sm "
        << t.prefetch_tiles_per_sm << ", evict_first_stores_past_l2 " << t.evict_first_stores_past_l2
-       << ", evict_first_stores_max_l2_mib " << t.evict_first_stores_max_l2_mib << ", small_block_threads "
-       << t.small_block_threads << ", small_items_per_thread " << t.small_items_per_thread << ", small_max_total "
-       << t.small_max_total;
+       << ", evict_first_stores_max_l2_mib " << t.evict_first_stores_max_l2_mib;
+  if (!t.streamed && t.small_max_total > 0)
+    os << ", small_block_threads " << t.small_block_threads << ", small_items_per_thread " << t.small_items_per_thread
+       << ", small_max_total " << t.small_max_total;
   return os << "}";
 }
 
