@@ -1540,19 +1540,21 @@ int probe_main(int argc, char** argv) {
 // search, the per-needle search (kernel::needle_search_kernel) and b's tiles, back-to-back calls,
 // each checked against thrust.
 // Needle keys: uniform over b's (random keys), distinct16 (16 values), clustered (uniform over a
-// sixteenth of b's range), skewed (b's range times u^4). [LOG2_B [KEYS]]
+// sixteenth of b's range), skewed (b's range times u^4). [LOG2_B [KEYS [LOG2_RATIO]]] (one ratio:
+// for a profiler)
 namespace probe_needles {
 
 using mergepath::index_t;
 
 // The default tiles, with the per-needle search at NeedleRatio and b's tiles at BTileRatio (0:
 // never).
-template <int NeedleRatio, int BTileRatio>
+template <int NeedleRatio, int BTileRatio, long long NeedleSampleMaxRatio = -1>
 struct search_path {
   static constexpr mergepath::sorted_search_tuning tuning = [] {
     mergepath::sorted_search_tuning t = mergepath::default_sorted_search_policy<int>::tuning;
     t.needle_search_ratio = NeedleRatio;
     t.b_tile_ratio = BTileRatio;
+    if (NeedleSampleMaxRatio >= 0) t.needle_sample_max_ratio = NeedleSampleMaxRatio;
     return t;
   }();
 };
@@ -1585,7 +1587,9 @@ int probe_main(int argc, char** argv) {
   thrust::sort(b.begin(), b.end());
   const needle_key make{kind, static_cast<int>(b.front()), static_cast<int>(b.back())};
   std::printf("needle keys: %s\n", keys.c_str());
-  for (int log2_ratio : {4, 5, 6, 8, 10}) {
+  std::vector<int> log2_ratios = {5, 6, 7, 8, 10};
+  if (argc > 3) log2_ratios = {std::atoi(argv[3])};
+  for (int log2_ratio : log2_ratios) {
     const index_t na = nb >> log2_ratio;
     thrust::device_vector<int> a(na), out(na), expect(na);
     thrust::transform(thrust::counting_iterator<unsigned long long>(nb),
@@ -1610,6 +1614,8 @@ int probe_main(int argc, char** argv) {
     };
     row(search_path<0, 0>{}, "Merge Path");
     row(search_path<1, 0>{}, "per needle");
+    row(search_path<1, 0, 0>{}, "  no samples");
+    row(search_path<1, 0, 1LL << 40>{}, "  samples always");
     if (log2_ratio <= 6) {
       row(search_path<0, 1>{}, "b tiles");
     }

@@ -257,16 +257,19 @@ void check_plain_bounds(const std::vector<shape>& shapes, Comp comp, bool short_
 }
 
 // A few needles in a long b (b_count at least needle_search_ratio times a_count) are searched one
-// at a time through samples of b: shapes either side of the ratio, b short (every key a sample)
-// and long (windows between samples, the last one ragged); 64- and 32-bit bounds.
+// at a time, through samples of b (below needle_sample_max_ratio) or from all of b: shapes either
+// side of both ratios, b short (every key a sample) and long (windows between samples, the last
+// one ragged); 64- and 32-bit bounds.
 TYPED_TEST(GpuSortedSearchKeys, FewNeedlesInALongHaystack) {
   using Key = typename TypeParam::key;
   typename TypeParam::comp comp;
-  constexpr index_t ratio = mergepath::default_sorted_search_policy<Key>::tuning.needle_search_ratio;
-  static_assert(ratio > 0, "the default tuning searches few needles one at a time");
+  constexpr mergepath::sorted_search_tuning tuning = mergepath::default_sorted_search_policy<Key>::tuning;
+  constexpr index_t ratio = tuning.needle_search_ratio, sample_ratio = tuning.needle_sample_max_ratio;
+  static_assert(ratio > 0 && sample_ratio > ratio, "the default tuning searches few needles one at a time");
   std::vector<shape> shapes;
   for (index_t b : {ratio, index_t{1000}, index_t{65537}, index_t{(1 << 20) + 3}})
-    for (index_t a : {b / ratio - 1, b / ratio, b / ratio + 1, b / 256, index_t{1}})
+    for (index_t a : {b / ratio - 1, b / ratio, b / ratio + 1, b / sample_ratio - 1, b / sample_ratio,
+                      b / sample_ratio + 1, b / 4096, index_t{1}})
       if (a > 0) shapes.push_back({a, b});
   ASSERT_NO_FATAL_FAILURE((check_plain_bounds<void, Key>(shapes, comp, true)));
 }

@@ -75,21 +75,28 @@ match_counts launch_sorted_search_staged(cuda_context& ctx, AIt a, index_t a_cou
 }
 
 // a_out[i] = the bound of a[i] in b, one needle at a time (kernel::needle_search_kernel): for
-// bounds of a few needles in a long b. Returns false, having launched nothing, where b's keys
-// are too large to sample.
+// bounds of a few needles in a long b, through samples of b where b is less than
+// needle_sample_max_ratio times longer than a. Returns false, having launched nothing, where the
+// search would take samples and b's keys are too large to sample.
 template <class Policy, bounds Bounds, class AIt, class BIt, class AOut, class Comp>
 bool launch_needle_search(cuda_context& ctx, AIt a, index_t a_count, BIt b, index_t b_count, AOut a_out, Comp comp) {
   constexpr int threads = 256;
   using BKey = kernel::value_of<BIt>;
   using samples_layout = kernel::partition_samples<BKey, BKey>;
+  constexpr index_t max_ratio = Policy::tuning.needle_sample_max_ratio;
+  // b_count < max_ratio * a_count, without overflow (0: never).
+  const bool sampled = max_ratio > 0 && b_count / (max_ratio > 0 ? max_ratio : 1) < a_count;
   const int shift = partition_sample_shift<Policy::tuning.partition_sample_bytes, BKey, BKey>(b_count, 0);
-  if (shift < 0) return false;
-  const samples_layout layout(b_count, 0, shift);
-  auto samples = ctx.allocate<uint4>(static_cast<index_t>(layout.bytes() / sizeof(uint4)));
-  constexpr int sample_threads = 128;
-  detail::launch("merge_samples_kernel", kernel::merge_samples_kernel<BIt, BIt>,
-                 static_cast<unsigned>(detail::ceil_div<index_t>(layout.a_count, sample_threads)), sample_threads, 0,
-                 ctx.stream(), b, b_count, b, index_t{0}, shift, reinterpret_cast<unsigned char*>(samples.data()));
+  if (sampled && shift < 0) return false;
+  temp_buffer<uint4> samples;
+  if (sampled) {
+    const samples_layout layout(b_count, 0, shift);
+    samples = ctx.allocate<uint4>(static_cast<index_t>(layout.bytes() / sizeof(uint4)));
+    constexpr int sample_threads = 128;
+    detail::launch("merge_samples_kernel", kernel::merge_samples_kernel<BIt, BIt>,
+                   static_cast<unsigned>(detail::ceil_div<index_t>(layout.a_count, sample_threads)), sample_threads, 0,
+                   ctx.stream(), b, b_count, b, index_t{0}, shift, reinterpret_cast<unsigned char*>(samples.data()));
+  }
   constexpr auto search_kernel = kernel::needle_search_kernel<threads, Bounds, AIt, BIt, AOut, Comp>;
   const int per_sm = resident_blocks_per_sm<search_kernel>(ctx, threads, 0);
   const index_t blocks = detail::min_of<index_t>(detail::ceil_div<index_t>(a_count, threads),

@@ -454,27 +454,32 @@ __global__ void __launch_bounds__(BlockThreads)
 
 // The search for a few needles in a long b (b_count at least sorted_search_tuning::
 // needle_search_ratio times a_count): no tile reads all of b; each thread finds one needle's
-// bound by binary search, first through samples of b (every 2^shift-th key, from
-// merge_samples_kernel, 32 KB that stay in L1), then through the window of b between two
-// samples, so that only the window's reads reach L2 and DRAM (bench/NOTES.md has the variants
-// that did not pay). The needles need not be sorted for a correct result (only b); for any data
-// the results lie in [0, b_count] and nothing outside a, b and the samples is read.
+// bound by binary search. With samples (every 2^shift-th key of b, from merge_samples_kernel, 32
+// KB that stay in L1) it searches them first, then the window of b between two samples, so that
+// only the window's reads reach L2 and DRAM; without (samples null: needle_sample_max_ratio) it
+// searches all of b in 32-bit steps (bench/NOTES.md has the variants that did not pay). The
+// needles need not be sorted for a correct result (only b); for any data the results lie in [0,
+// b_count] and nothing outside a, b and the samples is read.
 template <int BlockThreads, bounds Bounds, class AIt, class BIt, class AOut, class Comp>
 __global__ void __launch_bounds__(BlockThreads)
     needle_search_kernel(AIt a, index_t a_count, BIt b, index_t b_count, int shift, const value_of<BIt>* samples,
                          AOut a_out, Comp comp) {
-  const index_t sample_count = ((b_count - 1) >> shift) + 1;
-  const bool narrow = shift < 31;  // a window's steps in 32 bits
+  const bool sampled = samples != nullptr;  // else the search starts from all of b
+  const index_t sample_count = sampled ? ((b_count - 1) >> shift) + 1 : 0;
+  const bool narrow = sampled ? shift < 31 : b_count <= index_t{0x7fffffff};  // a window's steps in 32 bits
   detail::wait_for_prior_grid();  // the samples
   detail::allow_dependent_launch();
   for (index_t i = blockIdx.x * static_cast<index_t>(BlockThreads) + threadIdx.x; i < a_count;
        i += static_cast<index_t>(gridDim.x) * BlockThreads) {
     const auto key = a[i];
-    // The bound lies after sample s - 1 and at or before sample s (or b's end).
-    // (In 32 bits this search made the kernel ~10% slower on random keys, H100.)
-    const index_t s = binary_search_bound<Bounds>(samples, sample_count, key, comp);
-    const index_t lo = s == 0 ? 0 : ((s - 1) << shift) + 1;
-    const index_t hi = s < sample_count ? (s << shift) : b_count;
+    index_t lo = 0, hi = b_count;
+    if (sampled) {
+      // The bound lies after sample s - 1 and at or before sample s (or b's end).
+      // (In 32 bits this search made the kernel ~10% slower on random keys, H100.)
+      const index_t s = binary_search_bound<Bounds>(samples, sample_count, key, comp);
+      lo = s == 0 ? 0 : ((s - 1) << shift) + 1;
+      hi = s < sample_count ? (s << shift) : b_count;
+    }
     const index_t window = detail::max_of<index_t>(hi - lo, 0);
     const index_t bound = lo + (narrow ? binary_search_bound<Bounds>(b + lo, static_cast<int>(window), key, comp)
                                        : binary_search_bound<Bounds>(b + lo, window, key, comp));

@@ -25,6 +25,15 @@ struct sorted_search_tuning {
   // (kernel::needle_search_kernel), so that most of b is never read (0: never). H200, 2^26 int32
   // keys in b (PROBE needles): 71 us at 1:64 against 112 for the Merge Path; at 1:16 170 against 122.
   int needle_search_ratio = 64;
+  // The needle search goes through samples of b first only while b is less than this many times
+  // longer than a (0: never); beyond, each search starts from all of b, in 32-bit steps. The
+  // samples pack b's upper levels into 32 KB of L1 but cost a kernel (~3.5 us) and 64-bit steps:
+  // they pay for uniform needles up to 1:128 and nowhere else. PROBE needles, H200, 2^26 int32
+  // keys in b, thrust::lower_bound = 1, samples / none: uniform needles 1:64 1.13x / 0.93x, 1:128
+  // 1.11x / 1.01x, 1:256 1.11x / 1.12x, 1:1024 1.26x / 1.56x; needles in a sixteenth of b's range
+  // 1:64 0.97x / 1.55x, 1:256 1.02x / 1.58x; 16 distinct needle keys 1:128 0.89x / 1.58x, 1:256
+  // 0.97x / 1.84x; skewed (u^4) 1:256 1.07x / 1.13x, 1:1024 1.25x / 1.55x.
+  index_t needle_sample_max_ratio = 256;
   // Plain bounds of a into a b at least this many times longer (and shorter than
   // needle_search_ratio allows) read b in fixed tiles instead of along the Merge Path: no
   // partition pass; a small pass finds every tile's needles first, and tiles without needles
