@@ -38,8 +38,14 @@ struct shape {
   int a_shift, b_shift;
   int needle_keys = 0;
 };
-constexpr shape shapes[] = {{"1:1", 0, 0},  {"1:16", 4, 0},  {"1:16, 16 distinct needle keys", 4, 0, 16},
-                            {"1:32", 5, 0}, {"1:256", 8, 0}, {"16:1", 0, 4}};
+constexpr shape shapes[] = {{"1:1", 0, 0},
+                            {"1:16", 4, 0},
+                            {"1:16, 16 distinct needle keys", 4, 0, 16},
+                            {"1:32", 5, 0},
+                            {"1:64, 16 distinct needle keys", 6, 0, 16},
+                            {"1:256", 8, 0},
+                            {"1:256, 16 distinct needle keys", 8, 0, 16},
+                            {"16:1", 0, 4}};
 
 // What a row writes, which decides its bytes, its baselines and its check.
 enum class outputs {
