@@ -1555,6 +1555,7 @@ struct search_path {
     t.needle_search_ratio = NeedleRatio;
     t.b_tile_ratio = BTileRatio;
     if (NeedleSampleMaxRatio >= 0) t.needle_sample_max_ratio = NeedleSampleMaxRatio;
+    if (NeedleSampleMaxRatio > 0) t.needle_sample_min_l2_percent = 0;
     return t;
   }();
 };

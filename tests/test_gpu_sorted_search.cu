@@ -256,14 +256,26 @@ void check_plain_bounds(const std::vector<shape>& shapes, Comp comp, bool short_
   }
 }
 
+// The default tuning, with the needle search's samples at any size of b (not only beyond L2).
+template <class Key>
+struct needle_samples_at_any_size {
+  static constexpr mergepath::sorted_search_tuning tuning = [] {
+    mergepath::sorted_search_tuning t = mergepath::default_sorted_search_policy<Key>::tuning;
+    t.needle_sample_min_l2_percent = 0;
+    return t;
+  }();
+};
+
 // A few needles in a long b (b_count at least needle_search_ratio times a_count) are searched one
 // at a time, through samples of b (below needle_sample_max_ratio) or from all of b: shapes either
 // side of both ratios, b short (every key a sample) and long (windows between samples, the last
-// one ragged); 64- and 32-bit bounds.
+// one ragged); 64- and 32-bit bounds; the default tuning (b in L2: no samples) and samples at any
+// size.
 TYPED_TEST(GpuSortedSearchKeys, FewNeedlesInALongHaystack) {
   using Key = typename TypeParam::key;
+  using Policy = needle_samples_at_any_size<Key>;
   typename TypeParam::comp comp;
-  constexpr mergepath::sorted_search_tuning tuning = mergepath::default_sorted_search_policy<Key>::tuning;
+  constexpr mergepath::sorted_search_tuning tuning = Policy::tuning;
   constexpr index_t ratio = tuning.needle_search_ratio, sample_ratio = tuning.needle_sample_max_ratio;
   static_assert(ratio > 0 && sample_ratio > ratio, "the default tuning searches few needles one at a time");
   std::vector<shape> shapes;
@@ -271,6 +283,7 @@ TYPED_TEST(GpuSortedSearchKeys, FewNeedlesInALongHaystack) {
     for (index_t a : {b / ratio - 1, b / ratio, b / ratio + 1, b / sample_ratio - 1, b / sample_ratio,
                       b / sample_ratio + 1, b / 4096, index_t{1}})
       if (a > 0) shapes.push_back({a, b});
+  ASSERT_NO_FATAL_FAILURE((check_plain_bounds<Policy, Key>(shapes, comp, true)));
   ASSERT_NO_FATAL_FAILURE((check_plain_bounds<void, Key>(shapes, comp, true)));
 }
 

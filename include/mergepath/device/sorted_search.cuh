@@ -76,8 +76,9 @@ match_counts launch_sorted_search_staged(cuda_context& ctx, AIt a, index_t a_cou
 
 // a_out[i] = the bound of a[i] in b, one needle at a time (kernel::needle_search_kernel): for
 // bounds of a few needles in a long b, through samples of b where b is less than
-// needle_sample_max_ratio times longer than a. Returns false, having launched nothing, where the
-// search would take samples and b's keys are too large to sample.
+// needle_sample_max_ratio times longer than a and larger than L2 (needle_sample_min_l2_percent).
+// Returns false, having launched nothing, where the search would take samples and b's keys are
+// too large to sample.
 template <class Policy, bounds Bounds, class AIt, class BIt, class AOut, class Comp>
 bool launch_needle_search(cuda_context& ctx, AIt a, index_t a_count, BIt b, index_t b_count, AOut a_out, Comp comp) {
   constexpr int threads = 256;
@@ -85,7 +86,9 @@ bool launch_needle_search(cuda_context& ctx, AIt a, index_t a_count, BIt b, inde
   using samples_layout = kernel::partition_samples<BKey, BKey>;
   constexpr index_t max_ratio = Policy::tuning.needle_sample_max_ratio;
   // b_count < max_ratio * a_count, without overflow (0: never).
-  const bool sampled = max_ratio > 0 && b_count / (max_ratio > 0 ? max_ratio : 1) < a_count;
+  const bool sampled = max_ratio > 0 && b_count / (max_ratio > 0 ? max_ratio : 1) < a_count &&
+                       static_cast<double>(b_count) * sizeof(BKey) >=
+                           Policy::tuning.needle_sample_min_l2_percent / 100.0 * ctx.props().l2CacheSize;
   const int shift = partition_sample_shift<Policy::tuning.partition_sample_bytes, BKey, BKey>(b_count, 0);
   if (sampled && shift < 0) return false;
   temp_buffer<uint4> samples;

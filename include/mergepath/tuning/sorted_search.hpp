@@ -32,8 +32,11 @@ struct sorted_search_tuning {
   // keys in b, thrust::lower_bound = 1, samples / none: uniform needles 1:64 1.13x / 0.93x, 1:128
   // 1.11x / 1.01x, 1:256 1.11x / 1.12x, 1:1024 1.26x / 1.56x; needles in a sixteenth of b's range
   // 1:64 0.97x / 1.55x, 1:256 1.02x / 1.58x; 16 distinct needle keys 1:128 0.89x / 1.58x, 1:256
-  // 0.97x / 1.84x; skewed (u^4) 1:256 1.07x / 1.13x, 1:1024 1.25x / 1.55x.
+  // 0.97x / 1.84x; skewed (u^4) 1:256 1.07x / 1.13x, 1:1024 1.25x / 1.55x. And only where b's
+  // bytes are at least needle_sample_min_l2_percent of the L2 size: from L2 the pass is half the
+  // call (H100, 2^22 keys in b: uniform needles 1:64 0.91x / 1.79x, 16 distinct keys 0.87x / 1.94x).
   index_t needle_sample_max_ratio = 256;
+  int needle_sample_min_l2_percent = 100;
   // Plain bounds of a into a b at least this many times longer (and shorter than
   // needle_search_ratio allows) read b in fixed tiles instead of along the Merge Path: no
   // partition pass; a small pass finds every tile's needles first, and tiles without needles
