@@ -456,8 +456,8 @@ __global__ void __launch_bounds__(BlockThreads)
 // needle_search_ratio times a_count): no tile reads all of b; each thread finds one needle's
 // bound by binary search. With samples (every 2^shift-th key of b, from merge_samples_kernel, 32
 // KB that stay in L1) it searches them first, then the window of b between two samples, so that
-// only the window's reads reach L2 and DRAM; without (samples null: needle_sample_max_ratio) it
-// searches all of b in 32-bit steps (bench/NOTES.md has the variants that did not pay). The
+// only the window's reads reach L2 and DRAM; without (samples null: from needle_sample_max_ratio,
+// or b in L2) it searches all of b in 32-bit steps (bench/NOTES.md has the variants that did not pay). The
 // needles need not be sorted for a correct result (only b); for any data the results lie in [0,
 // b_count] and nothing outside a, b and the samples is read.
 template <int BlockThreads, bounds Bounds, class AIt, class BIt, class AOut, class Comp>
@@ -475,7 +475,7 @@ __global__ void __launch_bounds__(BlockThreads)
     index_t lo = 0, hi = b_count;
     if (sampled) {
       // The bound lies after sample s - 1 and at or before sample s (or b's end).
-      // (In 32 bits this search made the kernel ~10% slower on random keys, H100.)
+      // (In 32 bits this search made the kernel 10-13% slower on random keys, H100 and H200.)
       const index_t s = binary_search_bound<Bounds>(samples, sample_count, key, comp);
       lo = s == 0 ? 0 : ((s - 1) << shift) + 1;
       hi = s < sample_count ? (s << shift) : b_count;
