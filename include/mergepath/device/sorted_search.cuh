@@ -89,10 +89,11 @@ bool launch_needle_search(cuda_context& ctx, AIt a, index_t a_count, BIt b, inde
   const bool sampled = max_ratio > 0 && b_count / (max_ratio > 0 ? max_ratio : 1) < a_count &&
                        static_cast<double>(b_count) * sizeof(BKey) >=
                            Policy::tuning.needle_sample_min_l2_percent / 100.0 * ctx.props().l2CacheSize;
-  const int shift = partition_sample_shift<Policy::tuning.partition_sample_bytes, BKey, BKey>(b_count, 0);
-  if (sampled && shift < 0) return false;
+  int shift = -1;  // unread without samples
   temp_buffer<uint4> samples;
   if (sampled) {
+    shift = partition_sample_shift<Policy::tuning.partition_sample_bytes, BKey, BKey>(b_count, 0);
+    if (shift < 0) return false;
     const samples_layout layout(b_count, 0, shift);
     samples = ctx.allocate<uint4>(static_cast<index_t>(layout.bytes() / sizeof(uint4)));
     constexpr int sample_threads = 128;
