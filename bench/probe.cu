@@ -1576,6 +1576,15 @@ struct needle_key {
   }
 };
 
+// PROBE_ROWS="name,name" runs only those rows (names as printed, without the leading spaces),
+// so that a profiler's -c counts one variant's launches.
+bool row_selected(std::string what) {
+  const char* rows = std::getenv("PROBE_ROWS");
+  if (rows == nullptr) return true;
+  what.erase(0, what.find_first_not_of(' '));
+  return ("," + std::string(rows) + ",").find("," + what + ",") != std::string::npos;
+}
+
 int probe_main(int argc, char** argv) {
   const int log2_b = argc > 1 ? std::atoi(argv[1]) : 26;
   const std::string keys = argc > 2 ? argv[2] : "uniform";
@@ -1606,6 +1615,7 @@ int probe_main(int argc, char** argv) {
                 1 << log2_ratio, thrust_us);
     auto row = [&](auto path, const char* what) {
       using Policy = decltype(path);
+      if (!row_selected(what)) return;
       thrust::fill(out.begin(), out.end(), -1);
       const double us = per_call_us(ctx.stream(), 20, [&] {
         mergepath::sorted_search_tuned<Policy, mergepath::bounds::lower, mergepath::search::index,

@@ -566,9 +566,10 @@ TEST(HostBinarySearchUnsorted, StaysInBounds) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The thread-level search in the count's own type (the GPU kernels step with int counts where
-// the haystack allows): both bounds in 32 and 64 bits, at sizes across powers of two, against
-// std::lower_bound / upper_bound, and through a bounds-checked view on unsorted keys.
+// The thread-level searches, binary_search_bound and fixed_halving_bound, in the count's own type
+// (the GPU kernels step with int counts where the haystack allows): both bounds in 32 and 64
+// bits, at sizes across powers of two, against std::lower_bound / upper_bound, and through a
+// bounds-checked view on unsorted keys.
 
 template <class Count>
 void check_search_in_count_type(std::mt19937_64& rng) {
@@ -587,12 +588,21 @@ void check_search_in_count_type(std::mt19937_64& rng) {
       static_assert(std::is_same_v<decltype(lower), const Count>, "the bound comes back in the count's type");
       ASSERT_EQ(lower, std::lower_bound(hay.begin(), hay.end(), x) - hay.begin()) << "n " << n << ", x " << x;
       ASSERT_EQ(upper, std::upper_bound(hay.begin(), hay.end(), x) - hay.begin()) << "n " << n << ", x " << x;
+      ASSERT_EQ(lower, mergepath::fixed_halving_bound<bounds::lower>(hay.data(), static_cast<Count>(n), x,
+                                                                     mergepath::less<>{}))
+          << "fixed halving, n " << n << ", x " << x;
+      ASSERT_EQ(upper, mergepath::fixed_halving_bound<bounds::upper>(hay.data(), static_cast<Count>(n), x,
+                                                                     mergepath::less<>{}))
+          << "fixed halving, n " << n << ", x " << x;
     }
     std::shuffle(hay.begin(), hay.end(), rng);  // unsorted: any bound, but read in bounds
     const auto checked = checked_view(hay);
     const Count any =
         mergepath::binary_search_bound<bounds::lower>(checked, static_cast<Count>(n), 5, mergepath::less<>{});
     ASSERT_TRUE(any >= 0 && any <= n) << "n " << n;
+    const Count fixed =
+        mergepath::fixed_halving_bound<bounds::lower>(checked, static_cast<Count>(n), 5, mergepath::less<>{});
+    ASSERT_TRUE(fixed >= 0 && fixed <= n) << "fixed halving, n " << n;
   }
 }
 

@@ -16,6 +16,7 @@
 #include "../thread/merge_path.hpp"
 #include "../thread/serial_search.hpp"
 #include "../tuning/sorted_search.hpp"
+#include "merge.cuh"
 
 namespace mergepath {
 namespace kernel {
@@ -452,37 +453,56 @@ __global__ void __launch_bounds__(BlockThreads)
   }
 }
 
+// `keys` (a pointer into global memory) as a base the compiler keeps: it otherwise folds the
+// offset it was built with into every later index, so that each step of a search from it adds a
+// 64-bit offset (4 instructions) where one IMAD.WIDE serves. Other iterators pass through.
+template <class It>
+__device__ It search_base(It keys) {
+  if constexpr (std::is_pointer_v<It>) {
+    asm("" : "+l"(keys));
+    __builtin_assume(__isGlobal(keys));
+  }
+  return keys;
+}
+
 // The search for a few needles in a long b (b_count at least sorted_search_tuning::
 // needle_search_ratio times a_count): no tile reads all of b; each thread finds one needle's
 // bound by binary search. With samples (every 2^shift-th key of b, from merge_samples_kernel, 32
 // KB that stay in L1) it searches them first, then the window of b between two samples, so that
 // only the window's reads reach L2 and DRAM; without (samples null: from needle_sample_max_ratio,
-// or b in L2) it searches all of b in 32-bit steps (bench/NOTES.md has the variants that did not
-// pay). The needles need not be sorted for a correct result (only b); for any data the results
-// lie in [0, b_count] and nothing outside a, b and the samples is read.
+// or b in L2) it searches all of b. The steps are in 32 bits where the counts allow, and through
+// the samples by fixed halving (only load, compare, select and add on a step's chain): where the
+// reads hit in cache the kernel is bound by those instructions (bench/NOTES.md has the variants
+// that did not pay). The needles need not be sorted for a correct result (only b); for any data
+// the results lie in [0, b_count] and nothing outside a, b and the samples is read.
 template <int BlockThreads, bounds Bounds, class AIt, class BIt, class AOut, class Comp>
 __global__ void __launch_bounds__(BlockThreads)
     needle_search_kernel(AIt a, index_t a_count, BIt b, index_t b_count, int shift, const value_of<BIt>* samples,
                          AOut a_out, Comp comp) {
   const bool sampled = samples != nullptr;  // else the search starts from all of b
-  const index_t sample_count = sampled ? ((b_count - 1) >> shift) + 1 : 0;
+  // At most partition_sample_bytes of samples: their count fits an int.
+  const int sample_count = sampled ? static_cast<int>(((b_count - 1) >> shift) + 1) : 0;
   const bool narrow = sampled ? shift < 31 : b_count <= index_t{0x7fffffff};  // a window's steps in 32 bits
   detail::wait_for_prior_grid();  // the samples
   detail::allow_dependent_launch();
   for (index_t i = blockIdx.x * static_cast<index_t>(BlockThreads) + threadIdx.x; i < a_count;
        i += static_cast<index_t>(gridDim.x) * BlockThreads) {
     const auto key = a[i];
-    index_t lo = 0, hi = b_count;
+    index_t bound;
     if (sampled) {
       // The bound lies after sample s - 1 and at or before sample s (or b's end).
-      // (In 32 bits this search made the kernel 10-13% slower on random keys, H100 and H200.)
-      const index_t s = binary_search_bound<Bounds>(samples, sample_count, key, comp);
-      lo = s == 0 ? 0 : ((s - 1) << shift) + 1;
-      hi = s < sample_count ? (s << shift) : b_count;
+      const index_t s = fixed_halving_bound<Bounds>(samples, sample_count, key, comp);
+      const index_t lo = s == 0 ? 0 : ((s - 1) << shift) + 1;
+      const index_t window = (s < sample_count ? (s << shift) : b_count) - lo;
+      const BIt window_keys = search_base(b + lo);
+      bound = lo + (narrow ? fixed_halving_bound<Bounds>(window_keys, static_cast<int>(window), key, comp)
+                           : fixed_halving_bound<Bounds>(window_keys, window, key, comp));
+    } else {
+      // Here the halving by comparison measured 3% faster than the fixed one (uniform needles at
+      // 1:256 beyond L2: 37.8 against 38.9 us, H200; bench/NOTES.md has a likely reason).
+      bound = narrow ? binary_search_bound<Bounds>(b, static_cast<int>(b_count), key, comp)
+                     : binary_search_bound<Bounds>(b, b_count, key, comp);
     }
-    const index_t window = detail::max_of<index_t>(hi - lo, 0);
-    const index_t bound = lo + (narrow ? binary_search_bound<Bounds>(b + lo, static_cast<int>(window), key, comp)
-                                       : binary_search_bound<Bounds>(b + lo, window, key, comp));
     a_out[i] = search_result<search::index, search_output_t<AOut>>(bound, false);
   }
 }

@@ -55,6 +55,24 @@ MERGEPATH_HD Count binary_search_bound(It sorted, Count count, const T& x, Comp 
   return base;
 }
 
+// The same bound with the window's size independent of the data: each step keeps the size of
+// the upper half, floor(count / 2), whichever side the bound lies on (on the lower side that
+// window also holds keys known not to go past, which changes nothing), so the loop's count and
+// each probe's offset from base run ahead of the loads, and a step's dependent chain is only
+// load, compare, select, add. Same reads bound as binary_search_bound: sorted[0, count).
+template <bounds Bounds = bounds::lower, class It, class Count, class T, class Comp>
+MERGEPATH_HD Count fixed_halving_bound(It sorted, Count count, const T& x, Comp comp) {
+  static_assert(std::is_integral_v<Count> && std::is_signed_v<Count>, "a signed count");
+  Count base = 0;
+  while (count > 0) {
+    const Count upper = count / 2;
+    const Count probe = base + (count - upper - 1);
+    base = detail::goes_past<Bounds>(sorted[probe], x, comp) ? probe + 1 : base;
+    count = upper;
+  }
+  return base;
+}
+
 namespace detail {
 struct read_element {
   template <class It>

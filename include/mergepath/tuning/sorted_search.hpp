@@ -26,15 +26,16 @@ struct sorted_search_tuning {
   // keys in b (PROBE needles): 71 us at 1:64 against 112 for the Merge Path; at 1:16 170 against 122.
   int needle_search_ratio = 64;
   // The needle search goes through samples of b first only while b is less than this many times
-  // longer than a (0: never); beyond, each search starts from all of b, in 32-bit steps. The
-  // samples pack b's upper levels into 32 KB of L1 but cost a kernel (~3.5 us) and 64-bit steps:
-  // they pay for uniform needles up to 1:128 and nowhere else. PROBE needles, H200, 2^26 int32
-  // keys in b, thrust::lower_bound = 1, samples / none: uniform needles 1:64 1.13x / 0.93x, 1:128
-  // 1.11x / 1.01x, 1:256 1.11x / 1.12x, 1:1024 1.26x / 1.56x; needles in a sixteenth of b's range
-  // 1:64 0.97x / 1.55x, 1:256 1.02x / 1.58x; 16 distinct needle keys 1:128 0.89x / 1.58x, 1:256
-  // 0.97x / 1.84x; skewed (u^4) 1:256 1.07x / 1.13x, 1:1024 1.25x / 1.55x. And only where b's
-  // bytes are at least needle_sample_min_l2_percent of the L2 size: from L2 the pass is half the
-  // call (H100, 2^22 keys in b: uniform needles 1:64 0.91x / 1.79x, 16 distinct keys 0.87x / 1.94x).
+  // longer than a (0: never); beyond, each search starts from all of b. The samples pack b's
+  // upper levels into 32 KB of L1 but cost a kernel (~3.5 us): below 1:256 they are what keeps
+  // evenly spread needles ahead of Thrust, from 1:256 they pay for none. PROBE needles, H200,
+  // 2^26 int32 keys in b, thrust::lower_bound = 1, samples / none: uniform needles 1:64 1.04x /
+  // 0.94x, 1:128 1.03x / 1.01x, 1:256 1.10x / 1.13x, 1:1024 1.31x / 1.60x; skewed (u^4) 1:64
+  // 1.09x / 1.00x, 1:128 1.04x / 0.99x; needles in a sixteenth of b's range 1:64 1.27x / 1.55x,
+  // 1:256 1.05x / 1.57x; 16 distinct needle keys 1:128 1.19x / 1.57x, 1:256 1.09x / 1.84x. And
+  // only where b's bytes are at least needle_sample_min_l2_percent of the L2 size: from L2 the
+  // pass is half the call (H100, 2^22 keys in b: uniform needles 1:64 0.91x / 1.79x, 16 distinct
+  // keys 0.87x / 1.94x).
   index_t needle_sample_max_ratio = 256;
   int needle_sample_min_l2_percent = 100;
   // Plain bounds of a into a b at least this many times longer (and shorter than
