@@ -1548,7 +1548,7 @@ using mergepath::index_t;
 
 // The default tiles, with the per-needle search at NeedleRatio and b's tiles at BTileRatio (0:
 // never).
-template <int NeedleRatio, int BTileRatio, long long NeedleSampleMaxRatio = -1>
+template <int NeedleRatio, int BTileRatio, long long NeedleSampleMaxRatio = -1, int L1SpareBytes = -1>
 struct search_path {
   static constexpr mergepath::sorted_search_tuning tuning = [] {
     mergepath::sorted_search_tuning t = mergepath::default_sorted_search_policy<int>::tuning;
@@ -1556,6 +1556,7 @@ struct search_path {
     t.b_tile_ratio = BTileRatio;
     if (NeedleSampleMaxRatio >= 0) t.needle_sample_max_ratio = NeedleSampleMaxRatio;
     if (NeedleSampleMaxRatio > 0) t.needle_sample_min_l2_percent = 0;
+    if (L1SpareBytes >= 0) t.needle_l1_spare_bytes = L1SpareBytes;
     return t;
   }();
 };
@@ -1627,6 +1628,7 @@ int probe_main(int argc, char** argv) {
     row(search_path<1, 0>{}, "per needle");
     row(search_path<1, 0, 0>{}, "  no samples");
     row(search_path<1, 0, 1LL << 40>{}, "  samples always");
+    row(search_path<1, 0, -1, 0>{}, "  L1 not spared");
     if (log2_ratio <= 6) {
       row(search_path<0, 1>{}, "b tiles");
     }

@@ -45,6 +45,28 @@ class l2_evict_first_loader {
   std::uint64_t policy_;
 };
 
+// A read of *it that L1 evicts first, where the type allows (4- or 8-byte trivially copyable
+// values through a raw pointer into global memory); other iterators and sizes read as usual.
+struct l1_evict_first_load {
+  template <class It>
+  __device__ typename std::iterator_traits<It>::value_type operator()(It it) const {
+    using T = typename std::iterator_traits<It>::value_type;
+    if constexpr (std::is_pointer_v<It> && std::is_trivially_copyable_v<T> && (sizeof(T) == 4 || sizeof(T) == 8)) {
+      using bits_t = std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>;
+      bits_t bits;
+      if constexpr (sizeof(T) == 4)
+        asm volatile("ld.global.L1::evict_first.b32 %0, [%1];" : "=r"(bits) : "l"(it));
+      else
+        asm volatile("ld.global.L1::evict_first.b64 %0, [%1];" : "=l"(bits) : "l"(it));
+      T value;
+      std::memcpy(&value, &bits, sizeof(T));
+      return value;
+    } else {
+      return *it;
+    }
+  }
+};
+
 // Streaming (evict-first) reads and writes of data touched once, where the type allows (CUDA's
 // __ldcs / __stcs take pointers to built-in types); otherwise plain ones.
 template <class It>

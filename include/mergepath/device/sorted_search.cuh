@@ -76,7 +76,8 @@ match_counts launch_sorted_search_staged(cuda_context& ctx, AIt a, index_t a_cou
 
 // a_out[i] = the bound of a[i] in b, one needle at a time (kernel::needle_search_kernel): for
 // bounds of a few needles in a long b, through samples of b where b is less than
-// needle_sample_max_ratio times longer than a and larger than L2 (needle_sample_min_l2_percent).
+// needle_sample_max_ratio times longer than a and larger than L2 (needle_sample_min_l2_percent);
+// without them beyond L2, sparing L1 (needle_l1_spare_bytes).
 // Returns false, having launched nothing, where the search would take samples and b's keys are
 // too large to sample.
 template <class Policy, bounds Bounds, class AIt, class BIt, class AOut, class Comp>
@@ -85,10 +86,12 @@ bool launch_needle_search(cuda_context& ctx, AIt a, index_t a_count, BIt b, inde
   using BKey = kernel::value_of<BIt>;
   using samples_layout = kernel::partition_samples<BKey, BKey>;
   constexpr index_t max_ratio = Policy::tuning.needle_sample_max_ratio;
+  const bool beyond_l2 = static_cast<double>(b_count) * sizeof(BKey) >=
+                         Policy::tuning.needle_sample_min_l2_percent / 100.0 * ctx.props().l2CacheSize;
   // b_count < max_ratio * a_count, without overflow (0: never).
-  const bool sampled = max_ratio > 0 && b_count / (max_ratio > 0 ? max_ratio : 1) < a_count &&
-                       static_cast<double>(b_count) * sizeof(BKey) >=
-                           Policy::tuning.needle_sample_min_l2_percent / 100.0 * ctx.props().l2CacheSize;
+  const bool sampled = max_ratio > 0 && b_count / (max_ratio > 0 ? max_ratio : 1) < a_count && beyond_l2;
+  const int l1_spare_keys =
+      !sampled && beyond_l2 ? Policy::tuning.needle_l1_spare_bytes / static_cast<int>(sizeof(BKey)) : 0;
   int shift = -1;  // unread without samples
   temp_buffer<uint4> samples;
   if (sampled) {
@@ -107,7 +110,7 @@ bool launch_needle_search(cuda_context& ctx, AIt a, index_t a_count, BIt b, inde
                                                  static_cast<index_t>(per_sm) * ctx.props().multiProcessorCount);
   detail::launch_dependent("needle_search_kernel", search_kernel, static_cast<unsigned>(blocks), threads, 0,
                            ctx.stream(), a, a_count, b, b_count, shift,
-                           reinterpret_cast<const BKey*>(samples.data()), a_out, comp);
+                           reinterpret_cast<const BKey*>(samples.data()), l1_spare_keys, a_out, comp);
   return true;
 }
 

@@ -10,6 +10,7 @@
 
 #include "../block/tile_io.cuh"
 #include "../block/warp_merge_path.cuh"
+#include "../detail/cache_hint.cuh"
 #include "../detail/config.hpp"
 #include "../functional.hpp"
 #include "../thread/binary_search.hpp"
@@ -478,7 +479,7 @@ __device__ It search_base(It keys) {
 template <int BlockThreads, bounds Bounds, class AIt, class BIt, class AOut, class Comp>
 __global__ void __launch_bounds__(BlockThreads)
     needle_search_kernel(AIt a, index_t a_count, BIt b, index_t b_count, int shift, const value_of<BIt>* samples,
-                         AOut a_out, Comp comp) {
+                         int l1_spare_keys, AOut a_out, Comp comp) {
   const bool sampled = samples != nullptr;  // else the search starts from all of b
   // At most partition_sample_bytes of samples: their count fits an int.
   const int sample_count = sampled ? static_cast<int>(((b_count - 1) >> shift) + 1) : 0;
@@ -497,6 +498,16 @@ __global__ void __launch_bounds__(BlockThreads)
       const BIt window_keys = search_base(b + lo);
       bound = lo + (narrow ? fixed_halving_bound<Bounds>(window_keys, static_cast<int>(window), key, comp)
                            : fixed_halving_bound<Bounds>(window_keys, window, key, comp));
+    } else if (l1_spare_keys > 0 && narrow) {
+      // The steps whose window spans more than one 128-byte line and at most l1_spare_keys keys
+      // read a line that serves this needle once: L1 evicts those first, and keeps the upper
+      // levels' lines that warps share and the last line, which the last steps read again.
+      constexpr int line_keys = detail::max_of(1, static_cast<int>(128 / sizeof(value_of<BIt>)));
+      int base = 0, count = static_cast<int>(b_count);
+      fixed_halving_steps<Bounds>(b, base, count, l1_spare_keys, key, comp, detail::plain_load{});
+      fixed_halving_steps<Bounds>(b, base, count, line_keys, key, comp, detail::l1_evict_first_load{});
+      fixed_halving_steps<Bounds>(b, base, count, 0, key, comp, detail::plain_load{});
+      bound = base;
     } else {
       // Here the halving by comparison measured 3% faster than the fixed one (uniform needles at
       // 1:256 beyond L2: 37.8 against 38.9 us, H200; bench/NOTES.md has a likely reason).

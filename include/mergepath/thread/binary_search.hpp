@@ -60,16 +60,31 @@ MERGEPATH_HD Count binary_search_bound(It sorted, Count count, const T& x, Comp 
 // window also holds keys known not to go past, which changes nothing), so the loop's count and
 // each probe's offset from base run ahead of the loads, and a step's dependent chain is only
 // load, compare, select, add. Same reads bound as binary_search_bound: sorted[0, count).
-template <bounds Bounds = bounds::lower, class It, class Count, class T, class Comp>
-MERGEPATH_HD Count fixed_halving_bound(It sorted, Count count, const T& x, Comp comp) {
+// The steps run while the window [base, base + count] holds more than down_to keys, each key
+// read as load(sorted + probe): a search can change how it reads between stretches of steps.
+template <bounds Bounds = bounds::lower, class It, class Count, class T, class Comp, class Load>
+MERGEPATH_HD void fixed_halving_steps(It sorted, Count& base, Count& count, Count down_to, const T& x, Comp comp,
+                                      Load load) {
   static_assert(std::is_integral_v<Count> && std::is_signed_v<Count>, "a signed count");
-  Count base = 0;
-  while (count > 0) {
+  while (count > down_to) {
     const Count upper = count / 2;
     const Count probe = base + (count - upper - 1);
-    base = detail::goes_past<Bounds>(sorted[probe], x, comp) ? probe + 1 : base;
+    base = detail::goes_past<Bounds>(load(sorted + probe), x, comp) ? probe + 1 : base;
     count = upper;
   }
+}
+namespace detail {
+struct plain_load {
+  template <class It>
+  MERGEPATH_HD auto operator()(It it) const -> decltype(*it) {
+    return *it;
+  }
+};
+}  // namespace detail
+template <bounds Bounds = bounds::lower, class It, class Count, class T, class Comp>
+MERGEPATH_HD Count fixed_halving_bound(It sorted, Count count, const T& x, Comp comp) {
+  Count base = 0;
+  fixed_halving_steps<Bounds>(sorted, base, count, Count{0}, x, comp, detail::plain_load{});
   return base;
 }
 

@@ -38,6 +38,16 @@ struct sorted_search_tuning {
   // keys 0.87x / 1.94x).
   index_t needle_sample_max_ratio = 256;
   int needle_sample_min_l2_percent = 100;
+  // Without samples and beyond L2 (the same rule), the steps whose window spans more than one
+  // 128-byte line and at most this many bytes read their key evict-first in L1 (0: never): each
+  // of those lines serves one needle once, and kept in L1 they pushed out the lines that warps
+  // share and the last line, which the search's last steps read again (ncu: the window's loads
+  // hit L2 where they should hit L1). PROBE needles, H200, 2^26 int32 keys in b, against
+  // thrust::lower_bound, plain / sparing L1 through 8 KB / through 2 KB / every step: uniform
+  // needles 1:256 1.12x / 1.31x / 1.19x / 1.29x, 1:1024 1.58x / 1.64x / 1.68x / 1.45x; skewed
+  // (u^4) 1:256 1.12x / 1.42x / 1.36x / 1.35x; 16 distinct keys and needles in a sixteenth of the
+  // range alike (1.57-2.02x). With samples (below 1:256) sparing lost: uniform 1:64 1.02x -> 0.95x.
+  int needle_l1_spare_bytes = 8192;
   // Plain bounds of a into a b at least this many times longer (and shorter than
   // needle_search_ratio allows) read b in fixed tiles instead of along the Merge Path: no
   // partition pass; a small pass finds every tile's needles first, and tiles without needles
