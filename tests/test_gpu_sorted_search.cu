@@ -256,7 +256,7 @@ void check_plain_bounds(const std::vector<shape>& shapes, Comp comp, bool short_
   }
 }
 
-// The default tuning, with the needle search's samples at any size of b (not only beyond L2).
+// The default tuning, with the needle search as if b were beyond L2 at any size of b.
 template <class Key>
 struct needle_samples_at_any_size {
   static constexpr mergepath::sorted_search_tuning tuning = [] {
@@ -269,8 +269,9 @@ struct needle_samples_at_any_size {
 // A few needles in a long b (b_count at least needle_search_ratio times a_count) are searched one
 // at a time, through samples of b (below needle_sample_max_ratio) or from all of b: shapes either
 // side of both ratios, b short (every key a sample) and long (windows between samples, the last
-// one ragged); 64- and 32-bit bounds; the default tuning (b in L2: no samples) and samples at any
-// size.
+// one ragged); 64- and 32-bit bounds; the default tuning (b in L2: no samples) and the tuning as
+// if b were beyond L2 at any size (samples below needle_sample_max_ratio, from it the search of
+// all of b that spares L1).
 TYPED_TEST(GpuSortedSearchKeys, FewNeedlesInALongHaystack) {
   using Key = typename TypeParam::key;
   using Policy = needle_samples_at_any_size<Key>;

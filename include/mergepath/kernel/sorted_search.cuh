@@ -471,11 +471,12 @@ __device__ It search_base(It keys) {
 // bound by binary search. With samples (every 2^shift-th key of b, from merge_samples_kernel, 32
 // KB that stay in L1) it searches them first, then the window of b between two samples, so that
 // only the window's reads reach L2 and DRAM; without (samples null: from needle_sample_max_ratio,
-// or b in L2) it searches all of b. The steps are in 32 bits where the counts allow, and through
-// the samples by fixed halving (only load, compare, select and add on a step's chain): where the
-// reads hit in cache the kernel is bound by those instructions (bench/NOTES.md has the variants
-// that did not pay). The needles need not be sorted for a correct result (only b); for any data
-// the results lie in [0, b_count] and nothing outside a, b and the samples is read.
+// or b in L2) it searches all of b, beyond L2 sparing L1 (l1_spare_keys > 0, below). The steps
+// are in 32 bits where the counts allow, and through the samples by fixed halving (only load,
+// compare, select and add on a step's chain): where the reads hit in cache the kernel is bound by
+// those instructions (bench/NOTES.md has the variants that did not pay). The needles need not
+// be sorted for a correct result (only b); for any data the results lie in [0, b_count] and
+// nothing outside a, b and the samples is read.
 template <int BlockThreads, bounds Bounds, class AIt, class BIt, class AOut, class Comp>
 __global__ void __launch_bounds__(BlockThreads)
     needle_search_kernel(AIt a, index_t a_count, BIt b, index_t b_count, int shift, const value_of<BIt>* samples,
