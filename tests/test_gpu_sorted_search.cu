@@ -256,12 +256,14 @@ void check_plain_bounds(const std::vector<shape>& shapes, Comp comp, bool short_
   }
 }
 
-// The default tuning, with the needle search as if b were beyond L2 at any size of b.
+// The default tuning, with b taken as beyond L2 at any size: the needle search's samples (or its
+// search of all of b that spares L1) and b's tiles wherever their ratios say.
 template <class Key>
-struct needle_samples_at_any_size {
+struct as_if_beyond_l2 {
   static constexpr mergepath::sorted_search_tuning tuning = [] {
     mergepath::sorted_search_tuning t = mergepath::default_sorted_search_policy<Key>::tuning;
     t.needle_sample_min_l2_percent = 0;
+    t.b_tile_min_l2_percent = 0;
     return t;
   }();
 };
@@ -274,7 +276,7 @@ struct needle_samples_at_any_size {
 // all of b that spares L1).
 TYPED_TEST(GpuSortedSearchKeys, FewNeedlesInALongHaystack) {
   using Key = typename TypeParam::key;
-  using Policy = needle_samples_at_any_size<Key>;
+  using Policy = as_if_beyond_l2<Key>;
   typename TypeParam::comp comp;
   constexpr mergepath::sorted_search_tuning tuning = Policy::tuning;
   constexpr index_t ratio = tuning.needle_search_ratio, sample_ratio = tuning.needle_sample_max_ratio;
@@ -288,16 +290,6 @@ TYPED_TEST(GpuSortedSearchKeys, FewNeedlesInALongHaystack) {
   ASSERT_NO_FATAL_FAILURE((check_plain_bounds<void, Key>(shapes, comp, true)));
 }
 
-// The default tuning, with b's tiles at any size of b (not only beyond L2).
-template <class Key>
-struct b_tiles_at_any_size {
-  static constexpr mergepath::sorted_search_tuning tuning = [] {
-    mergepath::sorted_search_tuning t = mergepath::default_sorted_search_policy<Key>::tuning;
-    t.b_tile_min_l2_percent = 0;
-    return t;
-  }();
-};
-
 // Needles in a b 12 to 63 times longer are searched by fixed tiles of b (b_tile_search_kernel):
 // shapes either side of both ratios, b's length at a tile's edges and across many tiles; with
 // equal keys (all_equal, few_distinct) the needles of one tile outnumber its keys and the rest
@@ -305,7 +297,7 @@ struct b_tiles_at_any_size {
 // 64- and 32-bit bounds, lower and upper.
 TYPED_TEST(GpuSortedSearchKeys, NeedlesByTilesOfALongHaystack) {
   using Key = typename TypeParam::key;
-  using Policy = b_tiles_at_any_size<Key>;
+  using Policy = as_if_beyond_l2<Key>;
   typename TypeParam::comp comp;
   constexpr mergepath::sorted_search_tuning tuning = Policy::tuning;
   constexpr index_t ratio = tuning.b_tile_ratio, tile = tuning.b_tile_bytes / static_cast<int>(sizeof(Key));
@@ -365,7 +357,7 @@ TEST_F(GpuSortedSearchPiles, NeedlesPiledIntoFewTiles) {
     ASSERT_NO_FATAL_FAILURE(
         (check_gpu_search<small_b_tiles_policy, bounds::upper, search::index, search::none, std::int32_t>(
             ctx, d, expect, mergepath::less<>{})));
-    ASSERT_NO_FATAL_FAILURE((check_gpu_search<b_tiles_at_any_size<int>, bounds::lower, search::index, search::none>(
+    ASSERT_NO_FATAL_FAILURE((check_gpu_search<as_if_beyond_l2<int>, bounds::lower, search::index, search::none>(
         ctx, d, expect, mergepath::less<>{})));
   }
 }

@@ -14,8 +14,47 @@
 namespace mergepath {
 namespace detail {
 
-// A load of it[i], evict-first in L2 when `first` is set. Only 4- and 8-byte values read through
-// raw pointers carry the hint; other iterators and sizes read as usual.
+// Whether a read through It can carry a PTX cache hint: 4- or 8-byte trivially copyable values
+// through a raw pointer into global memory (the hinted loads move .b32 and .b64 registers).
+template <class It>
+constexpr bool takes_cache_hint = std::is_pointer_v<It>&& std::is_trivially_copyable_v<std::remove_pointer_t<It>> &&
+                                  (sizeof(std::remove_pointer_t<It>) == 4 || sizeof(std::remove_pointer_t<It>) == 8);
+
+// *p read by load_bits, which gets p as a pointer to the unsigned integer of p's size (for
+// pointers that takes_cache_hint accepts).
+template <class T, class LoadBits>
+__device__ T load_through_bits(const T* p, LoadBits load_bits) {
+  using bits_t = std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>;
+  const bits_t bits = load_bits(reinterpret_cast<const bits_t*>(p));
+  T value;
+  std::memcpy(&value, &bits, sizeof(T));
+  return value;
+}
+
+// The hinted loads themselves, one per register width.
+__device__ inline std::uint32_t load_l2_hinted(const std::uint32_t* p, std::uint64_t policy) {
+  std::uint32_t bits;
+  asm volatile("ld.global.L2::cache_hint.b32 %0, [%1], %2;" : "=r"(bits) : "l"(p), "l"(policy));
+  return bits;
+}
+__device__ inline std::uint64_t load_l2_hinted(const std::uint64_t* p, std::uint64_t policy) {
+  std::uint64_t bits;
+  asm volatile("ld.global.L2::cache_hint.b64 %0, [%1], %2;" : "=l"(bits) : "l"(p), "l"(policy));
+  return bits;
+}
+__device__ inline std::uint32_t load_l1_evict_first(const std::uint32_t* p) {
+  std::uint32_t bits;
+  asm volatile("ld.global.L1::evict_first.b32 %0, [%1];" : "=r"(bits) : "l"(p));
+  return bits;
+}
+__device__ inline std::uint64_t load_l1_evict_first(const std::uint64_t* p) {
+  std::uint64_t bits;
+  asm volatile("ld.global.L1::evict_first.b64 %0, [%1];" : "=l"(bits) : "l"(p));
+  return bits;
+}
+
+// A read of *it, evict-first in L2 when `first` is set (where takes_cache_hint allows; other
+// iterators and sizes read as usual).
 class l2_evict_first_loader {
  public:
   __device__ l2_evict_first_loader() {
@@ -23,47 +62,26 @@ class l2_evict_first_loader {
   }
 
   template <class It>
-  __device__ typename std::iterator_traits<It>::value_type load(It it, index_t i, bool first) const {
-    using T = typename std::iterator_traits<It>::value_type;
-    if constexpr (std::is_pointer_v<It> && std::is_trivially_copyable_v<T> && (sizeof(T) == 4 || sizeof(T) == 8)) {
-      if (first) {
-        using bits_t = std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>;
-        bits_t bits;
-        if constexpr (sizeof(T) == 4)
-          asm volatile("ld.global.L2::cache_hint.b32 %0, [%1], %2;" : "=r"(bits) : "l"(it + i), "l"(policy_));
-        else
-          asm volatile("ld.global.L2::cache_hint.b64 %0, [%1], %2;" : "=l"(bits) : "l"(it + i), "l"(policy_));
-        T value;
-        std::memcpy(&value, &bits, sizeof(T));
-        return value;
-      }
+  __device__ typename std::iterator_traits<It>::value_type load(It it, bool first) const {
+    if constexpr (takes_cache_hint<It>) {
+      if (first) return load_through_bits(it, [&](auto p) { return load_l2_hinted(p, policy_); });
     }
-    return it[i];
+    return *it;
   }
 
  private:
   std::uint64_t policy_;
 };
 
-// A read of *it that L1 evicts first, where the type allows (4- or 8-byte trivially copyable
-// values through a raw pointer into global memory); other iterators and sizes read as usual.
+// A read of *it that L1 evicts first (where takes_cache_hint allows; other iterators and sizes
+// read as usual).
 struct l1_evict_first_load {
   template <class It>
   __device__ typename std::iterator_traits<It>::value_type operator()(It it) const {
-    using T = typename std::iterator_traits<It>::value_type;
-    if constexpr (std::is_pointer_v<It> && std::is_trivially_copyable_v<T> && (sizeof(T) == 4 || sizeof(T) == 8)) {
-      using bits_t = std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>;
-      bits_t bits;
-      if constexpr (sizeof(T) == 4)
-        asm volatile("ld.global.L1::evict_first.b32 %0, [%1];" : "=r"(bits) : "l"(it));
-      else
-        asm volatile("ld.global.L1::evict_first.b64 %0, [%1];" : "=l"(bits) : "l"(it));
-      T value;
-      std::memcpy(&value, &bits, sizeof(T));
-      return value;
-    } else {
+    if constexpr (takes_cache_hint<It>)
+      return load_through_bits(it, [](auto p) { return load_l1_evict_first(p); });
+    else
       return *it;
-    }
   }
 };
 

@@ -20,12 +20,12 @@ template <bounds Bounds, class Count, class NeedleIt, class HayIt, class OutIt, 
 __global__ void binary_search_kernel(NeedleIt needles, index_t needle_count, HayIt haystack, Count haystack_count,
                                      OutIt out, Comp comp, int first_evict_first_step) {
   const detail::l2_evict_first_loader loader;
-  auto read = [&](HayIt it, Count k, int step) { return loader.load(it, k, step >= first_evict_first_step); };
+  auto load = [&](HayIt it, int step) { return loader.load(it, step >= first_evict_first_step); };
   for (index_t i = blockIdx.x * static_cast<index_t>(blockDim.x) + threadIdx.x; i < needle_count;
        i += static_cast<index_t>(gridDim.x) * blockDim.x) {
     const auto x = detail::load_streaming(needles, i);
     detail::store_streaming(
-        out, i, static_cast<out_value<OutIt>>(binary_search_bound<Bounds>(haystack, haystack_count, x, comp, read)));
+        out, i, static_cast<out_value<OutIt>>(binary_search_bound<Bounds>(haystack, haystack_count, x, comp, load)));
   }
 }
 
@@ -98,7 +98,7 @@ __global__ void eytzinger_search_kernel(NeedleIt needles, index_t needle_count, 
     Node k = 1;
     while (k <= cached) k = 2 * k + (detail::goes_past<Bounds>(top[k - 1], x, comp) ? 1 : 0);
     while (k <= tree_count)
-      k = 2 * k + (detail::goes_past<Bounds>(loader.load(tree, k - 1, k >= evict_first_node), x, comp) ? 1 : 0);
+      k = 2 * k + (detail::goes_past<Bounds>(loader.load(tree + (k - 1), k >= evict_first_node), x, comp) ? 1 : 0);
     // The descent's last node is at most 2 * count + 1: a 32-bit Node leaves ~k nonzero.
     k >>= detail::trailing_zeros(static_cast<std::uint64_t>(static_cast<Node>(~k))) + 1;
     detail::store_streaming(out, i, static_cast<out_value<OutIt>>(k == 0 ? count : shape.sorted_index(k)));

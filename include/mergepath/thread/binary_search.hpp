@@ -33,22 +33,31 @@ MERGEPATH_HD bool goes_past(const T& element, const U& x, Comp comp) {
   return Bounds == bounds::lower ? comp(element, x) : !comp(x, element);
 }
 
+// The searches' default read of an element: *it (a step number, where the search passes one, is
+// for loads that hint by step).
+struct plain_load {
+  template <class It>
+  MERGEPATH_HD auto operator()(It it, int /*step*/ = 0) const -> decltype(*it) {
+    return *it;
+  }
+};
+
 }  // namespace detail
 
 // The lower (or upper) bound of x in sorted[0, count), as std::lower_bound / std::upper_bound.
 // Branch-free halving: ceil(log2(count + 1)) loads whatever the data, each one's index known from
 // the last comparison alone. Reads only sorted[0, count), sorted or not.
-// The element is read as read(sorted, index, step), step = 0, 1, ... (the GPU kernel passes an
-// L2 hint by step); the overload below reads sorted[index]. The arithmetic is in count's type: a
+// The element is read as load(sorted + index, step), step = 0, 1, ... (the GPU kernel passes an
+// L2 hint by step); the overload below reads it plainly. The arithmetic is in count's type: a
 // 32-bit count halves the instructions of a step (the GPU's needle search is bound by them where
 // its reads hit in cache).
-template <bounds Bounds = bounds::lower, class It, class Count, class T, class Comp, class Read>
-MERGEPATH_HD Count binary_search_bound(It sorted, Count count, const T& x, Comp comp, Read read) {
+template <bounds Bounds = bounds::lower, class It, class Count, class T, class Comp, class Load>
+MERGEPATH_HD Count binary_search_bound(It sorted, Count count, const T& x, Comp comp, Load load) {
   static_assert(std::is_integral_v<Count> && std::is_signed_v<Count>, "a signed count");
   Count base = 0;
   for (int step = 0; count > 0; ++step) {
     Count half = count / 2;
-    bool past = detail::goes_past<Bounds>(read(sorted, base + half, step), x, comp);
+    bool past = detail::goes_past<Bounds>(load(sorted + (base + half), step), x, comp);
     base = past ? base + half + 1 : base;
     count = past ? count - half - 1 : half;
   }
@@ -73,14 +82,6 @@ MERGEPATH_HD void fixed_halving_steps(It sorted, Count& base, Count& count, Coun
     count = upper;
   }
 }
-namespace detail {
-struct plain_load {
-  template <class It>
-  MERGEPATH_HD auto operator()(It it) const -> decltype(*it) {
-    return *it;
-  }
-};
-}  // namespace detail
 template <bounds Bounds = bounds::lower, class It, class Count, class T, class Comp>
 MERGEPATH_HD Count fixed_halving_bound(It sorted, Count count, const T& x, Comp comp) {
   Count base = 0;
@@ -88,18 +89,9 @@ MERGEPATH_HD Count fixed_halving_bound(It sorted, Count count, const T& x, Comp 
   return base;
 }
 
-namespace detail {
-struct read_element {
-  template <class It>
-  MERGEPATH_HD auto operator()(It it, index_t i, int /*step*/) const -> decltype(it[i]) {
-    return it[i];
-  }
-};
-}  // namespace detail
-
 template <bounds Bounds = bounds::lower, class It, class Count, class T, class Comp>
 MERGEPATH_HD Count binary_search_bound(It sorted, Count count, const T& x, Comp comp) {
-  return binary_search_bound<Bounds>(sorted, count, x, comp, detail::read_element{});
+  return binary_search_bound<Bounds>(sorted, count, x, comp, detail::plain_load{});
 }
 
 // The lower (or upper) bound of x in sorted[0, count), given that it lies at or after `from`
