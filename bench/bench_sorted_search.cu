@@ -9,14 +9,14 @@
 #include <thrust/shuffle.h>
 #include <thrust/transform.h>
 
-#include <mergepath/sorted_search.hpp>
-
-#include "bench_util.cuh"
-
 #include <algorithm>
+#include <cmath>
+#include <mergepath/sorted_search.hpp>
 #include <tuple>
 #include <type_traits>
 #include <vector>
+
+#include "bench_util.cuh"
 
 namespace bench {
 namespace {
@@ -32,16 +32,20 @@ using mergepath::search;
 constexpr index_t host_oracle_max = index_t{1} << 20;
 
 // |A| = n >> a_shift, |B| = n >> b_shift; A's keys take needle_keys values spread over the range
-// where it is positive (few distinct needles pile into few places of B).
+// where it is positive (few distinct needles pile into few places of B), or bunch toward its low
+// end where skewed (the range times u^4: a tenth of B's range holds half the needles).
 struct shape {
   const char* label;  // A:B
   int a_shift, b_shift;
   int needle_keys = 0;
+  bool skewed = false;
 };
 constexpr shape shapes[] = {{"1:1", 0, 0},
                             {"1:16", 4, 0},
                             {"1:16, 16 distinct needle keys", 4, 0, 16},
+                            {"1:16, skewed needle keys", 4, 0, 0, true},
                             {"1:32", 5, 0},
+                            {"1:32, skewed needle keys", 5, 0, 0, true},
                             {"1:64, 16 distinct needle keys", 6, 0, 16},
                             {"1:256", 8, 0},
                             {"1:256, 16 distinct needle keys", 8, 0, 16},
@@ -274,6 +278,14 @@ struct spread_over {
     return static_cast<key_type>(static_cast<std::uint32_t>(k) % distinct * step + step / 2);
   }
 };
+// Keys k in [0, range) to range (k / range)^4.
+struct skew_low {
+  std::uint32_t range;
+  __host__ __device__ key_type operator()(key_type k) const {
+    const double u = static_cast<double>(k) / range;
+    return static_cast<key_type>(u * u * u * u * range);
+  }
+};
 std::uint32_t key_range(index_t a_count, index_t b_count) {
   return static_cast<std::uint32_t>(std::min<index_t>(2 * (a_count + b_count), index_t{1} << 31));
 }
@@ -290,6 +302,8 @@ void prepare(search_case& c, std::uint64_t seed) {
   if (c.sh.needle_keys > 0)
     thrust::transform(policy, scratch, scratch + c.a_count, scratch,
                       spread_over{static_cast<std::uint32_t>(c.sh.needle_keys), key_range(c.a_count, c.b_count)});
+  if (c.sh.skewed)
+    thrust::transform(policy, scratch, scratch + c.a_count, scratch, skew_low{key_range(c.a_count, c.b_count)});
   sort_keys<key_type>(scratch, c.a(0), c.a_count, stream);
   sort_keys<key_type>(scratch + c.a_count, c.b(0), c.b_count, stream);
   thrust::shuffle_copy(policy, c.a(0), c.a(0) + c.a_count, c.a_shuffled(0),
@@ -351,13 +365,16 @@ void run_cpu_rows(bench_context& b, const std::vector<key_type>& a, const std::v
 
 // --tunings: the lower bound at other tile shapes (sorted_search_tuned), the default among them.
 // NeedleRatio: the per-needle search from |B| >= NeedleRatio |A| (0: never; 1: whenever |B| >= |A|);
-// BTileRatio: fixed tiles of B below that, from |B| >= BTileRatio |A| (0: never).
-template <int BlockThreads, int ItemsPerThread, int ResidentThreads, int NeedleRatio = 64, int BTileRatio = 12>
+// BTileRatio: fixed tiles of B below that, from |B| >= BTileRatio |A| (0: never); SampleMaxRatio:
+// the per-needle search goes through samples of B below |B| = SampleMaxRatio |A|.
+template <int BlockThreads, int ItemsPerThread, int ResidentThreads, int NeedleRatio = 64, int BTileRatio = 12,
+          int SampleMaxRatio = 256>
 struct search_policy {
   static constexpr mergepath::sorted_search_tuning tuning = [] {
     mergepath::sorted_search_tuning t{BlockThreads, ItemsPerThread, ResidentThreads};
     t.needle_search_ratio = NeedleRatio;
     t.b_tile_ratio = BTileRatio;
+    t.needle_sample_max_ratio = SampleMaxRatio;
     return t;
   }();
 };
@@ -367,10 +384,12 @@ void lower_bound_rows_for(search_case& c, mergepath::cuda_context& ctx, std::tup
   auto one = [&](auto* policy) {
     using Policy = std::remove_pointer_t<decltype(policy)>;
     constexpr mergepath::sorted_search_tuning t = Policy::tuning;
-    std::string label = "mergepath::sorted_search_tuned {" + std::to_string(t.block_threads) + "," +
-                        std::to_string(t.items_per_thread) + "," + std::to_string(t.min_resident_threads) + "}" +
-                        (t.needle_search_ratio == 64 ? "" : " needles " + std::to_string(t.needle_search_ratio)) +
-                        (t.b_tile_ratio == 12 ? "" : " b tiles " + std::to_string(t.b_tile_ratio));
+    std::string label =
+        "mergepath::sorted_search_tuned {" + std::to_string(t.block_threads) + "," +
+        std::to_string(t.items_per_thread) + "," + std::to_string(t.min_resident_threads) + "}" +
+        (t.needle_search_ratio == 64 ? "" : " needles " + std::to_string(t.needle_search_ratio)) +
+        (t.b_tile_ratio == 12 ? "" : " b tiles " + std::to_string(t.b_tile_ratio)) +
+        (t.needle_sample_max_ratio == 256 ? "" : " samples " + std::to_string(t.needle_sample_max_ratio));
     c.row(label, row_kind::ours, outputs::a_lower, [&](int s) {
       mergepath::sorted_search_tuned<Policy, bounds::lower, search::index, search::none>(ctx, c.a(s), na, c.b(s), nb,
                                                                                          c.a_out(s), nullptr);
@@ -379,12 +398,14 @@ void lower_bound_rows_for(search_case& c, mergepath::cuda_context& ctx, std::tup
   (one(static_cast<Policies*>(nullptr)), ...);
 }
 void lower_bound_tuning_rows(search_case& c, mergepath::cuda_context& ctx) {
-  lower_bound_rows_for(c, ctx,
-                       static_cast<std::tuple<search_policy<256, 19, 2048, 0, 0>, search_policy<256, 23, 2048, 0, 0>,
-                                              search_policy<256, 31, 2048, 0, 0>, search_policy<256, 19, 2048, 64, 0>,
-                                              search_policy<256, 19, 2048, 64, 8>, search_policy<256, 19, 2048, 64, 24>,
-                                              search_policy<256, 19, 2048, 1>, search_policy<256, 19, 2048, 8>,
-                                              search_policy<256, 19, 2048, 32>>*>(nullptr));
+  lower_bound_rows_for(
+      c, ctx,
+      static_cast<
+          std::tuple<search_policy<256, 19, 2048, 0, 0>, search_policy<256, 23, 2048, 0, 0>,
+                     search_policy<256, 31, 2048, 0, 0>, search_policy<256, 19, 2048, 64, 0>,
+                     search_policy<256, 19, 2048, 64, 8>, search_policy<256, 19, 2048, 64, 24>,
+                     search_policy<256, 19, 2048, 1>, search_policy<256, 19, 2048, 8>, search_policy<256, 19, 2048, 32>,
+                     search_policy<256, 19, 2048, 64, 12, 4096>, search_policy<256, 19, 2048, 64, 12, 0>>*>(nullptr));
 }
 
 void run_shape(bench_context& b, int log2, const shape& sh) {
@@ -398,13 +419,24 @@ void run_shape(bench_context& b, int log2, const shape& sh) {
   auto needed = [&](int sets) {
     return static_cast<std::size_t>(sets) * (in_bytes + out_bytes) + in_bytes + (std::size_t{768} << 20);
   };
-  int wanted = b.rotation_sets(2 * out_bytes);  // the complete search touches A, B and both outputs
+  // The complete search touches A, B and both outputs. A few needles into a long B touch far less
+  // of B: about one 64-byte L2 fetch a needle for each level below those the needles share. Sets
+  // counted by all of B would replay one set's needles into an L2 that still holds their lines (a
+  // warm call: 2^26 keys at 1:256, 31 against 34 us, bench/NOTES.md).
+  const index_t needles = n >> sh.a_shift, keys = n >> sh.b_shift;
+  std::size_t touched = 2 * out_bytes;
+  if (keys > needles) {
+    const double ratio = static_cast<double>(keys) / static_cast<double>(needles);
+    const auto levels = static_cast<std::size_t>(std::log2(ratio)) + 1;
+    touched = std::min(touched, static_cast<std::size_t>(needles) * (2 * key_bytes + 64 * levels));
+  }
+  int wanted = b.rotation_sets(touched);
   int sets = b.fit_sets(wanted, needed, "sorted search at " + where);
   if (sets == 0) return;
 
   search_case c(b, sh, n, sets);
   prepare(c, 0x7365617263680000ull ^ (static_cast<std::uint64_t>(log2) << 8) ^
-                 static_cast<std::uint64_t>(16 * sh.a_shift + sh.b_shift + 256 * sh.needle_keys));
+                 static_cast<std::uint64_t>(16 * sh.a_shift + sh.b_shift + 256 * sh.needle_keys + 65536 * sh.skewed));
 
   cudaStream_t stream = b.stream();
   mergepath::cuda_context& ctx = b.ctx;

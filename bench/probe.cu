@@ -1541,7 +1541,7 @@ int probe_main(int argc, char** argv) {
 // each checked against thrust.
 // Needle keys: uniform over b's (random keys), distinct16 (16 values), clustered (uniform over a
 // sixteenth of b's range), skewed (b's range times u^4). [LOG2_B [KEYS [LOG2_RATIO]]] (one ratio:
-// for a profiler)
+// for a profiler). PROBE_NEEDLE_SETS=K: K needle sets taken in turn.
 namespace probe_needles {
 
 using mergepath::index_t;
@@ -1598,37 +1598,54 @@ int probe_main(int argc, char** argv) {
   thrust::sort(b.begin(), b.end());
   const needle_key make{kind, static_cast<int>(b.front()), static_cast<int>(b.back())};
   std::printf("needle keys: %s\n", keys.c_str());
-  std::vector<int> log2_ratios = {5, 6, 7, 8, 10};
+  std::vector<int> log2_ratios = {5, 6, 7, 8, 9, 10};
   if (argc > 3) log2_ratios = {std::atoi(argv[3])};
   for (int log2_ratio : log2_ratios) {
     const index_t na = nb >> log2_ratio;
-    thrust::device_vector<int> a(na), out(na), expect(na);
-    thrust::transform(thrust::counting_iterator<unsigned long long>(nb),
-                      thrust::counting_iterator<unsigned long long>(nb + na), a.begin(), make);
-    thrust::sort(a.begin(), a.end());
-    const int* pa = a.data().get();
+    // PROBE_NEEDLE_SETS=K: the calls take K sets of needles in turn (fresh needles each call, as a
+    // service searching one b would), not the same set, whose lines stay in L2 between calls.
+    const char* sets_env = std::getenv("PROBE_NEEDLE_SETS");
+    const int num_sets = sets_env ? std::max(1, std::atoi(sets_env)) : 1;
+    std::vector<thrust::device_vector<int>> a(num_sets, thrust::device_vector<int>(na));
+    for (int k = 0; k < num_sets; ++k) {
+      const auto first = static_cast<unsigned long long>(nb + k * na);
+      thrust::transform(thrust::counting_iterator<unsigned long long>(first),
+                        thrust::counting_iterator<unsigned long long>(first + na), a[k].begin(), make);
+      thrust::sort(a[k].begin(), a[k].end());
+    }
+    thrust::device_vector<int> out(na), expect(na);
+    int call = 0;
+    auto next_set = [&] { return a[static_cast<std::size_t>(call++ % num_sets)].data().get(); };
     const int* pb = b.data().get();
     const double thrust_us = per_call_us(ctx.stream(), 20, [&] {
-      thrust::lower_bound(thrust::cuda::par_nosync.on(ctx.stream()), b.begin(), b.end(), a.begin(), a.end(),
-                          expect.begin());
+      const int* pa = next_set();
+      thrust::lower_bound(thrust::cuda::par_nosync.on(ctx.stream()), b.begin(), b.end(), pa, pa + na, expect.begin());
     });
+    thrust::lower_bound(thrust::cuda::par_nosync.on(ctx.stream()), b.begin(), b.end(), a[0].begin(), a[0].end(),
+                        expect.begin());
+    MERGEPATH_CUDA_CHECK(cudaStreamSynchronize(ctx.stream()));
     std::printf("--- |A| = 2^%d, |B| = 2^%d (1:%d)\n  thrust::lower_bound %8.1f us\n", log2_b - log2_ratio, log2_b,
                 1 << log2_ratio, thrust_us);
     auto row = [&](auto path, const char* what) {
       using Policy = decltype(path);
       if (!row_selected(what)) return;
       thrust::fill(out.begin(), out.end(), -1);
-      const double us = per_call_us(ctx.stream(), 20, [&] {
+      auto search = [&](const int* pa) {
         mergepath::sorted_search_tuned<Policy, mergepath::bounds::lower, mergepath::search::index,
                                        mergepath::search::none>(ctx, pa, na, pb, nb, out.data().get(), nullptr);
-      });
-      std::printf("  %-19s %8.1f us  %5.2fx thrust  %s\n", what, us, thrust_us / us, out == expect ? "ok" : "MISMATCH");
+      };
+      const double us = per_call_us(ctx.stream(), 20, [&] { search(next_set()); });
+      search(a[0].data().get());                                  // the check's call
+      MERGEPATH_CUDA_CHECK(cudaStreamSynchronize(ctx.stream()));  // before the check reads out
+      std::printf("  %-34s %8.1f us  %5.2fx thrust  %s\n", what, us, thrust_us / us, out == expect ? "ok" : "MISMATCH");
     };
     row(search_path<0, 0>{}, "Merge Path");
     row(search_path<1, 0>{}, "per needle");
     row(search_path<1, 0, 0>{}, "  no samples");
     row(search_path<1, 0, 1LL << 40>{}, "  samples always");
     row(search_path<1, 0, -1, 0>{}, "  L1 not spared");
+    row(search_path<1, 0, 0, 4096>{}, "  spared to 4 KB");
+    row(search_path<1, 0, 0, 16384>{}, "  spared to 16 KB");
     if (log2_ratio <= 6) {
       row(search_path<0, 1>{}, "b tiles");
     }
