@@ -367,7 +367,7 @@ void run_cpu_rows(bench_context& b, const std::vector<key_type>& a, const std::v
 // NeedleRatio: the per-needle search from |B| >= NeedleRatio |A| (0: never; 1: whenever |B| >= |A|);
 // BTileRatio: fixed tiles of B below that, from |B| >= BTileRatio |A| (0: never); SampleMaxRatio:
 // the per-needle search goes through samples of B below |B| = SampleMaxRatio |A|.
-template <int BlockThreads, int ItemsPerThread, int ResidentThreads, int NeedleRatio = 64, int BTileRatio = 12,
+template <int BlockThreads, int ItemsPerThread, int ResidentThreads, int NeedleRatio = 32, int BTileRatio = 12,
           int SampleMaxRatio = 256>
 struct search_policy {
   static constexpr mergepath::sorted_search_tuning tuning = [] {
@@ -387,7 +387,7 @@ void lower_bound_rows_for(search_case& c, mergepath::cuda_context& ctx, std::tup
     std::string label =
         "mergepath::sorted_search_tuned {" + std::to_string(t.block_threads) + "," +
         std::to_string(t.items_per_thread) + "," + std::to_string(t.min_resident_threads) + "}" +
-        (t.needle_search_ratio == 64 ? "" : " needles " + std::to_string(t.needle_search_ratio)) +
+        (t.needle_search_ratio == 32 ? "" : " needles " + std::to_string(t.needle_search_ratio)) +
         (t.b_tile_ratio == 12 ? "" : " b tiles " + std::to_string(t.b_tile_ratio)) +
         (t.needle_sample_max_ratio == 256 ? "" : " samples " + std::to_string(t.needle_sample_max_ratio));
     c.row(label, row_kind::ours, outputs::a_lower, [&](int s) {
@@ -402,10 +402,10 @@ void lower_bound_tuning_rows(search_case& c, mergepath::cuda_context& ctx) {
       c, ctx,
       static_cast<
           std::tuple<search_policy<256, 19, 2048, 0, 0>, search_policy<256, 23, 2048, 0, 0>,
-                     search_policy<256, 31, 2048, 0, 0>, search_policy<256, 19, 2048, 64, 0>,
-                     search_policy<256, 19, 2048, 64, 8>, search_policy<256, 19, 2048, 64, 24>,
-                     search_policy<256, 19, 2048, 1>, search_policy<256, 19, 2048, 8>, search_policy<256, 19, 2048, 32>,
-                     search_policy<256, 19, 2048, 64, 12, 4096>, search_policy<256, 19, 2048, 64, 12, 0>>*>(nullptr));
+                     search_policy<256, 31, 2048, 0, 0>, search_policy<256, 19, 2048, 32, 0>,
+                     search_policy<256, 19, 2048, 32, 8>, search_policy<256, 19, 2048, 32, 24>,
+                     search_policy<256, 19, 2048, 1>, search_policy<256, 19, 2048, 8>, search_policy<256, 19, 2048, 64>,
+                     search_policy<256, 19, 2048, 32, 12, 4096>, search_policy<256, 19, 2048, 32, 12, 0>>*>(nullptr));
 }
 
 void run_shape(bench_context& b, int log2, const shape& sh) {

@@ -180,17 +180,20 @@ match_counts launch_sorted_search(cuda_context& ctx, AIt a, index_t a_count, BIt
   constexpr index_t narrow_max = std::numeric_limits<std::uint32_t>::max();
   constexpr int needle_ratio = Policy::tuning.needle_search_ratio;
   constexpr int b_tile_ratio = Policy::tuning.b_tile_ratio;
-  if constexpr (TypeA == search::index && TypeB == search::none && needle_ratio > 0)
-    if (a_count > 0 && b_count / needle_ratio >= a_count &&
-        launch_needle_search<Policy, Bounds>(ctx, a, a_count, b, b_count, a_out, comp))
-      return {};
-  if constexpr (TypeA == search::index && TypeB == search::none && b_tile_ratio > 0)
-    if (a_count > 0 && b_count / b_tile_ratio >= a_count &&
-        static_cast<double>(b_count) * sizeof(kernel::value_of<BIt>) >=
-            Policy::tuning.b_tile_min_l2_percent / 100.0 * ctx.props().l2CacheSize) {
+  if constexpr (TypeA == search::index && TypeB == search::none) {
+    // Plain bounds of a few needles: b's tiles from b_tile_ratio where b is long, one needle at a
+    // time from needle_search_ratio, and from b_tile_ratio where b is shorter (tuning/sorted_search.hpp).
+    const bool needles_fit = needle_ratio > 0 && a_count > 0 && b_count / needle_ratio >= a_count;
+    const bool tiles_fit = b_tile_ratio > 0 && a_count > 0 && b_count / b_tile_ratio >= a_count;
+    const bool b_long = static_cast<double>(b_count) * sizeof(kernel::value_of<BIt>) >=
+                        Policy::tuning.b_tile_min_l2_percent / 100.0 * ctx.props().l2CacheSize;
+    const bool needle_search = needles_fit || (tiles_fit && !b_long && needle_ratio > 0);
+    if (needle_search && launch_needle_search<Policy, Bounds>(ctx, a, a_count, b, b_count, a_out, comp)) return {};
+    if (tiles_fit && b_long) {
       launch_b_tile_search<Policy, Bounds>(ctx, a, a_count, b, b_count, a_out, comp);
       return {};
     }
+  }
   if constexpr (kernel::stages_narrow<TypeA, TypeB, AOut, BOut>)
     if (a_count <= narrow_max && b_count <= narrow_max)
       return launch_sorted_search_tiles<Policy, Bounds, TypeA, TypeB, true>(ctx, a, a_count, b, b_count, a_out, b_out,

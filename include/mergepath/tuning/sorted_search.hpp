@@ -22,9 +22,12 @@ struct sorted_search_tuning {
   int partition_sample_bytes = default_partition_sample_bytes;
   // Lower bounds (or upper) of a into a b at least this many times longer skip the Merge Path:
   // each needle is searched alone, through samples of b, then between two of them
-  // (kernel::needle_search_kernel), so that most of b is never read (0: never). H200, 2^26 int32
-  // keys in b (PROBE needles): 71 us at 1:64 against 112 for the Merge Path; at 1:16 170 against 122.
-  int needle_search_ratio = 64;
+  // (kernel::needle_search_kernel), so that most of b is never read (0: never); so are those from
+  // b_tile_ratio where b is too short for b's tiles (below). H200, 2^26 int32 keys in b (PROBE
+  // needles): 71 us at 1:64 against 112 for the Merge Path. At 1:32 b's tiles lost to it on needles
+  // bunched toward b's start (range x u^4: 0.97-0.99x thrust against 1.17-1.18x; uniform needles
+  // 1.09-1.11x either way; bench, inputs rotated, and PROBE needles with fresh needles each call).
+  int needle_search_ratio = 32;
   // The needle search goes through samples of b first only while b is less than this many times
   // longer than a (0: never); beyond, each search starts from all of b. The samples pack b's
   // upper levels into 32 KB of L1 but cost a kernel (~3.5 us): below 1:256 they are what keeps
@@ -53,10 +56,13 @@ struct sorted_search_tuning {
   // partition pass; a small pass finds every tile's needles first, and tiles without needles
   // read nothing (kernel::b_tile_search_kernel). H200, 2^22 needles into 2^26 int32 keys: 97 us
   // against 121 for the Merge Path (thrust 137); at 1:8 135 against 138 (0: never). Only where
-  // b's bytes are at least b_tile_min_l2_percent of the L2 size: from L2 the Merge Path's fewer
-  // launches win (2^18 into 2^22: 15.6 us against 17.7).
+  // b's bytes are at least b_tile_min_l2_percent of the L2 size; a shorter b takes the needle
+  // search. Skewed needles (range x u^4) pile into b's first tiles, whose blocks then work long
+  // after the rest: 2^20 and 2^19 needles into 2^24 keys (107% of the H200's L2) 0.57x and 0.47x
+  // thrust by b's tiles against 1.18x and 1.05x one needle at a time, 2^25 keys 0.65-0.94x against
+  // 1.14-1.24x; from 2^26 keys (427%) the tiles hold 1.33-1.34x at 1:16 (bench, PROBE needles).
   int b_tile_ratio = 12;
-  int b_tile_min_l2_percent = 100;
+  int b_tile_min_l2_percent = 400;
   int b_tile_threads = 256;
   int b_tile_bytes = 32768;  // b's keys of a tile, in shared memory (7 blocks an SM on sm_90)
   // Merge Path searches of at least large_min_total keys (a's and b's) take tiles of
