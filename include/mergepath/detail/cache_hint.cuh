@@ -17,8 +17,10 @@ namespace detail {
 // Whether a read through It can carry a PTX cache hint: 4- or 8-byte trivially copyable values
 // through a raw pointer into global memory (the hinted loads move .b32 and .b64 registers).
 template <class It>
-constexpr bool takes_cache_hint = std::is_pointer_v<It>&& std::is_trivially_copyable_v<std::remove_pointer_t<It>> &&
-                                  (sizeof(std::remove_pointer_t<It>) == 4 || sizeof(std::remove_pointer_t<It>) == 8);
+constexpr bool takes_cache_hint = [] {
+  using T = std::remove_pointer_t<It>;
+  return std::is_pointer_v<It> && std::is_trivially_copyable_v<T> && (sizeof(T) == 4 || sizeof(T) == 8);
+}();
 
 // *p read by load_bits, which gets p as a pointer to the unsigned integer of p's size (for
 // pointers that takes_cache_hint accepts).
