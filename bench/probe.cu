@@ -1547,13 +1547,14 @@ namespace probe_needles {
 using mergepath::index_t;
 
 // The default tiles, with the per-needle search at NeedleRatio and b's tiles at BTileRatio (0:
-// never).
+// never; at any size of b otherwise).
 template <int NeedleRatio, int BTileRatio, long long NeedleSampleMaxRatio = -1, int L1SpareBytes = -1>
 struct search_path {
   static constexpr mergepath::sorted_search_tuning tuning = [] {
     mergepath::sorted_search_tuning t = mergepath::default_sorted_search_policy<int>::tuning;
     t.needle_search_ratio = NeedleRatio;
     t.b_tile_ratio = BTileRatio;
+    if (BTileRatio > 0) t.b_tile_min_l2_percent = 0;  // b's tiles at any size of b
     if (NeedleSampleMaxRatio >= 0) t.needle_sample_max_ratio = NeedleSampleMaxRatio;
     if (NeedleSampleMaxRatio > 0) t.needle_sample_min_l2_percent = 0;
     if (L1SpareBytes >= 0) t.needle_l1_spare_bytes = L1SpareBytes;
