@@ -1,5 +1,5 @@
 // The load-balancing suite: 2^26 int32 items in segments of uniform random length (0 .. 2 x mean)
-// with means 4, 16, 300, 10^4 and 10^6, int32 starts. Rows: mergepath::load_balancing_search
+// with means 4, 16, 300, 3000, 10^4 and 10^6, int32 starts. Rows: mergepath::load_balancing_search
 // against thrust::upper_bound of the items in the starts (what one writes without it) and a
 // device copy of the same bytes, also with int64 starts and outputs (as Python calls it);
 // interval_expand against a copy; segmented_reduce (sum) against cub::DeviceSegmentedReduce::Sum
@@ -22,7 +22,7 @@ namespace {
 
 using item_type = std::int32_t;  // starts, values and outputs
 
-constexpr index_t segment_means[] = {4, 16, 300, 10000, 1000000};
+constexpr index_t segment_means[] = {4, 16, 300, 3000, 10000, 1000000};
 constexpr index_t cpu_items = index_t{1} << 24;
 
 std::string mean_label(index_t mean) {

@@ -1723,9 +1723,10 @@ template <int Threads, int Items>
 struct ab_policy {
   static constexpr mergepath::load_balance_tuning tuning{Threads, Items};
 };
-template <int Threads, int Vectors, int Stages, int Blocks>
+template <int Threads, int Vectors, int Stages, int Blocks, bool OneStartReduce = true>
 struct stream_policy {
-  static constexpr mergepath::segmented_reduce_stream_tuning tuning{Threads, Vectors, Stages, Blocks, 1};
+  using tuning_t = mergepath::segmented_reduce_stream_tuning;
+  static constexpr tuning_t tuning{Threads, Vectors, Stages, Blocks, 1, OneStartReduce};
 };
 
 int probe_main(int argc, char** argv) {
@@ -1840,8 +1841,8 @@ int probe_main(int argc, char** argv) {
     auto stream = [&](auto policy) {
       using P = decltype(policy);
       char name[64];
-      std::snprintf(name, sizeof(name), "stream %dx%dx%d/%d", P::tuning.block_threads, P::tuning.vectors_per_thread,
-                    P::tuning.stages, P::tuning.min_blocks_per_sm);
+      std::snprintf(name, sizeof(name), "stream %dx%dx%d/%d%s", P::tuning.block_threads, P::tuning.vectors_per_thread,
+                    P::tuning.stages, P::tuning.min_blocks_per_sm, P::tuning.one_start_reduce ? "" : " walk");
       time(name, [&] {
         mergepath::device::launch_segmented_reduce_stream<P>(ctx, static_cast<const int*>(values.data().get()), n,
                                                              starts.data().get(), segments, sums.data().get(), 0,
@@ -1849,9 +1850,11 @@ int probe_main(int argc, char** argv) {
       });
       std::printf("\n");
     };
-    stream(stream_policy<128, 4, 4, 6>{});
-    stream(stream_policy<128, 8, 3, 4>{});
-    stream(stream_policy<64, 8, 4, 6>{});
+    stream(stream_policy<128, 8, 3, 4, false>{});  // sub-tiles with one start by the walk and scan
+    stream(stream_policy<128, 8, 3, 4>{});         // the tuning from mean 10^4
+    stream(stream_policy<64, 8, 3, 8, false>{});
+    stream(stream_policy<64, 8, 3, 8>{});  // the tuning from mean 1250
+    stream(stream_policy<64, 8, 2, 12>{});
   }
   time("segmented_reduce", [&] {
     mergepath::segmented_reduce(ctx, values.data().get(), n, starts.data().get(), segments, sums.data().get(), 0);

@@ -398,17 +398,28 @@ TYPED_TEST(GpuLoadBalance, SegmentedReduceFixUpAcrossManyBlocks) {
     }
 }
 
+struct stream_policy_without_one_start_reduce {
+  static constexpr mergepath::segmented_reduce_stream_tuning tuning = [] {
+    mergepath::segmented_reduce_stream_tuning t = mergepath::segmented_reduce_stream;
+    t.one_start_reduce = false;
+    return t;
+  }();
+};
+
 // The streaming path for long segments, forced on every shape (short segments put thousands of
-// starts in a sub-tile) with one, three or as many blocks as fit, so that a block streams many
-// sub-tiles and carries its open segment across them: int sums, and the maps' composition for the
-// items' order.
+// starts in a sub-tile) at both of its shapes, with one, three or as many blocks as fit, so that a
+// block streams many sub-tiles and carries its open segment across them: int sums, minima and
+// maxima (a sub-tile with one start reduced at once), int sums by the walk alone, double sums, and
+// the maps' composition for the items' order.
 TYPED_TEST(GpuLoadBalance, SegmentedReduceStreamCarriesAcrossSubTiles) {
   cuda_context ctx;
-  constexpr index_t sub_tile = mergepath::segmented_reduce_stream.block_threads *
-                               mergepath::segmented_reduce_stream.items_per_thread<int>();
+  constexpr index_t long_sub_tile =
+      mergepath::segmented_reduce_stream.block_threads * mergepath::segmented_reduce_stream.items_per_thread<int>();
+  constexpr index_t mid_sub_tile = mergepath::segmented_reduce_stream_mid.block_threads *
+                                   mergepath::segmented_reduce_stream_mid.items_per_thread<int>();
   for (segment_shape shape : all_segment_shapes())
-    for (index_t count : {index_t{1}, index_t{7}, sub_tile - 1, sub_tile, sub_tile + 1, 3 * sub_tile + 5,
-                          index_t{98305}, index_t{(3 << 20) + 17}})
+    for (index_t count : {index_t{1}, index_t{7}, mid_sub_tile - 1, mid_sub_tile + 1, long_sub_tile - 1, long_sub_tile,
+                          long_sub_tile + 1, 3 * long_sub_tile + 5, index_t{98305}, index_t{(3 << 20) + 17}})
       for (index_t max_blocks : {1, 3, 0}) {
         if (count > max_test_size()) continue;
         SCOPED_TRACE(::testing::Message() << shape << " count " << count << " max_blocks " << max_blocks << " seed "
@@ -419,19 +430,60 @@ TYPED_TEST(GpuLoadBalance, SegmentedReduceStreamCarriesAcrossSubTiles) {
         for (std::size_t i = 0; i < values.size(); ++i) values[i] = static_cast<int>(i * 7919 % 2001) - 1000;
         device_vector<TypeParam> d_starts(starts);
         device_vector<int> d_values(values), sums(starts.size());
-        sums.fill_poison();
-        mergepath::device::launch_segmented_reduce_stream(ctx, d_values.data(), count, d_starts.data(), num_segments,
-                                                          sums.data(), 3, mergepath::plus<>{}, max_blocks);
-        expect_equal_vectors(sums.download(),
-                             reference_segmented_reduce<int>(
-                                 count, starts, [&](index_t i) { return values[static_cast<std::size_t>(i)]; }, 3,
-                                 mergepath::plus<>{}));
+        const auto value_at = [&](index_t i) { return values[static_cast<std::size_t>(i)]; };
+        auto expect_reduced = [&](auto policy, int init, auto op) {
+          sums.fill_poison();
+          mergepath::device::launch_segmented_reduce_stream<decltype(policy)>(
+              ctx, d_values.data(), count, d_starts.data(), num_segments, sums.data(), init, op, max_blocks);
+          expect_equal_vectors(sums.download(), reference_segmented_reduce<int>(count, starts, value_at, init, op));
+        };
+        expect_reduced(mergepath::segmented_reduce_stream_policy{}, 3, mergepath::plus<>{});
+        expect_reduced(mergepath::segmented_reduce_stream_policy{}, 1 << 30, mergepath::minimum<>{});
+        expect_reduced(mergepath::segmented_reduce_stream_policy{}, -(1 << 30), mergepath::maximum<>{});
+        expect_reduced(mergepath::segmented_reduce_stream_mid_policy{}, 3, mergepath::plus<>{});
+        expect_reduced(mergepath::segmented_reduce_stream_mid_policy{}, -(1 << 30), mergepath::maximum<>{});
+        expect_reduced(stream_policy_without_one_start_reduce{}, 3, mergepath::plus<>{});
+        {  // doubles (halves: their sums are exact in any order)
+          std::vector<double> halves(values.begin(), values.end());
+          for (double& h : halves) h /= 2;
+          device_vector<double> d_halves(halves), double_sums(starts.size());
+          double_sums.fill_poison();
+          mergepath::device::launch_segmented_reduce_stream(ctx, d_halves.data(), count, d_starts.data(), num_segments,
+                                                            double_sums.data(), 0.5, mergepath::plus<>{}, max_blocks);
+          expect_equal_vectors(double_sums.download(),
+                               reference_segmented_reduce<double>(
+                                   count, starts, [&](index_t i) { return halves[static_cast<std::size_t>(i)]; }, 0.5,
+                                   mergepath::plus<>{}));
+        }
         expect_maps_composed_in_order<TypeParam>(shape, count, 13, [&](auto maps, auto d, index_t n, auto out,
                                                                        affine_map identity) {
           mergepath::device::launch_segmented_reduce_stream(ctx, static_cast<const affine_map*>(maps), count, d, n, out,
                                                             identity, compose_affine{}, max_blocks);
         });
       }
+}
+
+// segmented_reduce's choice among the tiles and the stream's two shapes, at each crossover of the
+// mean segment length +-1 (segments of equal length).
+TEST_F(gpu_test, SegmentedReduceAtEachPathsMeanLength) {
+  cuda_context ctx;
+  for (index_t mean : {mergepath::segmented_reduce_stream_mid.min_mean, mergepath::segmented_reduce_stream.min_mean})
+    for (index_t length : {mean - 1, mean, mean + 1}) {
+      const index_t count = std::max<index_t>(std::min<index_t>(max_test_size(), 300000) / length, 1) * length;
+      SCOPED_TRACE(::testing::Message() << "length " << length << " count " << count);
+      std::vector<int> starts;
+      for (index_t at = 0; at < count; at += length) starts.push_back(static_cast<int>(at));
+      std::vector<int> values(static_cast<std::size_t>(count));
+      for (std::size_t i = 0; i < values.size(); ++i) values[i] = static_cast<int>(i * 7919 % 2001) - 1000;
+      device_vector<int> d_starts(starts), d_values(values), sums(starts.size());
+      sums.fill_poison();
+      mergepath::segmented_reduce(ctx, d_values.data(), count, d_starts.data(), static_cast<index_t>(starts.size()),
+                                  sums.data(), 0);
+      expect_equal_vectors(
+          sums.download(),
+          reference_segmented_reduce<int>(
+              count, starts, [&](index_t i) { return values[static_cast<std::size_t>(i)]; }, 0, mergepath::plus<>{}));
+    }
 }
 
 // y[row] = sum of vals[j] * x[cols[j]] over the row's nonzeros: CSR SpMV.

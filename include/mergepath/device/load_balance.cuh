@@ -135,8 +135,9 @@ void launch_segmented_reduce_stream(cuda_context& ctx, const T* values, index_t 
   constexpr segmented_reduce_stream_tuning tuning = Policy::tuning;
   constexpr int threads = tuning.block_threads;
   const index_t num_subtiles = detail::ceil_div<index_t>(count, threads * tuning.items_per_thread<T>());
-  constexpr auto* stream_kernel = kernel::segmented_reduce_stream_kernel<
-      threads, tuning.vectors_per_thread, tuning.stages, tuning.min_blocks_per_sm, T, StartsIt, OutIt, Op>;
+  constexpr auto* stream_kernel =
+      kernel::segmented_reduce_stream_kernel<threads, tuning.vectors_per_thread, tuning.stages,
+                                             tuning.min_blocks_per_sm, tuning.one_start_reduce, T, StartsIt, OutIt, Op>;
   constexpr int ring_bytes = tuning.ring_bytes();
   const int per_sm = resident_blocks_per_sm<stream_kernel>(ctx, threads, ring_bytes, true);
   index_t blocks = static_cast<index_t>(per_sm) * ctx.props().multiProcessorCount;
@@ -168,16 +169,20 @@ void launch_segmented_reduce_tiles(cuda_context& ctx, ValueAt value_at, index_t 
 }
 
 // The tiles, or the streaming path for long segments of a plain, 16-byte aligned array of 4-, 8-
-// or 16-byte values (bench, H100, 2^26 int32: 100 against ~109 us at mean 1e4, 98 against ~107 at
-// 1e6; about even at 300 and 2000, so it starts at 1000).
+// or 16-byte values, at one of two shapes by the mean length (tuning/load_balance.hpp).
 template <class Policy, class ValueAt, class StartsIt, class OutIt, class T, class Op>
 void launch_segmented_reduce(cuda_context& ctx, ValueAt value_at, index_t count, StartsIt starts,
                              index_t num_segments, OutIt out, T init, Op op) {
   if constexpr (kernel::reads_values_directly<ValueAt, T>::value && sizeof(T) >= 4 && 16 % sizeof(T) == 0) {
     const T* values = value_at.values;
-    if (num_segments > 0 && count / num_segments >= segmented_reduce_stream.min_mean &&
-        reinterpret_cast<std::uintptr_t>(values) % 16 == 0)
-      return launch_segmented_reduce_stream(ctx, values, count, starts, num_segments, out, init, op);
+    const index_t mean = num_segments > 0 ? count / num_segments : 0;
+    if (reinterpret_cast<std::uintptr_t>(values) % 16 == 0) {
+      if (mean >= segmented_reduce_stream.min_mean)
+        return launch_segmented_reduce_stream(ctx, values, count, starts, num_segments, out, init, op);
+      if (mean >= segmented_reduce_stream_mid.min_mean)
+        return launch_segmented_reduce_stream<segmented_reduce_stream_mid_policy>(ctx, values, count, starts,
+                                                                                  num_segments, out, init, op);
+    }
   }
   launch_segmented_reduce_tiles<Policy>(ctx, value_at, count, starts, num_segments, out, init, op);
 }

@@ -5,12 +5,12 @@
 // items of each segment and leaves the segments that cross tiles to segmented_reduce_fixup_kernel.
 #pragma once
 
+#include <cstdint>
 #include <cub/block/block_reduce.cuh>
 #include <cub/block/block_scan.cuh>
 #include <cub/util_ptx.cuh>
 #include <cuda/atomic>
-
-#include <cstdint>
+#include <cuda/std/limits>
 #include <iterator>
 #include <type_traits>
 
@@ -635,6 +635,29 @@ struct op_commutes<minimum<>, T> : std::is_arithmetic<T> {};
 template <class T>
 struct op_commutes<maximum<>, T> : std::is_arithmetic<T> {};
 
+// An exact identity of a commutative op on T (up to 8 bytes: a warp shuffles it), where one
+// exists: op(x, value()) == x for every x. Floating-point sums take -0.0 (x + -0.0 keeps a -0.0);
+// minimum and maximum take none for floating point (NaN has no place in their order).
+template <class Op, class T, class = void>
+struct fold_identity {
+  static constexpr bool exists = false;
+};
+template <class T>
+struct fold_identity<plus<>, T, std::enable_if_t<std::is_arithmetic_v<T> && sizeof(T) <= 8>> {
+  static constexpr bool exists = true;
+  __device__ static T value() { return std::is_floating_point_v<T> ? static_cast<T>(-0.0) : T{0}; }
+};
+template <class T>
+struct fold_identity<minimum<>, T, std::enable_if_t<std::is_integral_v<T> && sizeof(T) <= 8>> {
+  static constexpr bool exists = true;
+  __device__ static T value() { return cuda::std::numeric_limits<T>::max(); }
+};
+template <class T>
+struct fold_identity<maximum<>, T, std::enable_if_t<std::is_integral_v<T> && sizeof(T) <= 8>> {
+  static constexpr bool exists = true;
+  __device__ static T value() { return cuda::std::numeric_limits<T>::lowest(); }
+};
+
 // One index at every place: the other side of a merge-path search for a single value.
 struct repeated_index {
   index_t value;
@@ -695,10 +718,13 @@ struct block_hand_on {
 // search at the block's first item, then moved a window of Threads starts at a time); they mark
 // heads in a bitmap, and the walk and the scan of open runs are segmented_reduce_kernel's, with
 // the run open at the sub-tile's start carried in from the one before. A sub-tile without a start
-// is only folded into the open run (without a barrier of its own where the op commutes). What
+// is only folded into the open run (without a barrier of its own where the op commutes); one with
+// a single start, where the op has an identity (OneStartReduce), ends the open segment by a block
+// reduce of the threads' folds before the start and begins the next with the folds after it. What
 // crosses blocks is handed on from block to block at the end (below). No partition pass and no
 // fix-up kernel: at mean 1e4 those two cost ~13 us of the tiles' ~83 a call (ncu, H200).
-template <int Threads, int Vectors, int Stages, int MinBlocks, class T, class StartsIt, class OutIt, class Op>
+template <int Threads, int Vectors, int Stages, int MinBlocks, bool OneStartReduce, class T, class StartsIt,
+          class OutIt, class Op>
 __global__ void __launch_bounds__(Threads, MinBlocks)
     segmented_reduce_stream_kernel(const T* values, index_t count, StartsIt starts, index_t num_segments,
                                    index_t num_subtiles, OutIt out, T init, Op op, block_hand_on<T> hand_on) {
@@ -714,6 +740,7 @@ __global__ void __launch_bounds__(Threads, MinBlocks)
   constexpr bool fold_fast = op_commutes<Op, T>::value;
   using scan_item = std::conditional_t<fold_fast, open_run_with_fold<T>, open_run<T>>;
   using scan_join = std::conditional_t<fold_fast, join_open_runs_with_folds<T, Op>, join_t>;
+  constexpr bool one_start_fast = fold_fast && OneStartReduce && fold_identity<Op, T>::exists;
   using run_scan = cub::BlockScan<scan_item, Threads, cub::BLOCK_SCAN_WARP_SCANS>;
   // The ring of sub-tiles in flight (dynamic: Stages * tile_items * sizeof(T) bytes). A warp
   // copies 512 contiguous bytes at a time (a thread's own 64 bytes at a time read each 32-byte
@@ -730,6 +757,10 @@ __global__ void __launch_bounds__(Threads, MinBlocks)
   __shared__ index_t following_start;  // the first start after a sub-tile's
   using fold_reduce = cub::BlockReduce<T, Threads>;
   __shared__ typename fold_reduce::TempStorage fold_storage;
+  // A one-start sub-tile's warps' folds of the segment it ends, two sub-tiles taking turns: thread
+  // 0 reduces them after the next barrier, so that such a sub-tile needs no barrier of its own.
+  constexpr int warps = Threads / 32;
+  __shared__ std::conditional_t<one_start_fast, T, char> ending_folds[2][warps];
   // A block-wide result handed to every thread (raw bytes: T need not be trivially constructible).
   __shared__ alignas(T) unsigned char shared_value_bytes[sizeof(T)];
   T& shared_value = *reinterpret_cast<T*>(shared_value_bytes);
@@ -800,7 +831,39 @@ __global__ void __launch_bounds__(Threads, MinBlocks)
   // the folds into the carried run in the next sub-tile's scan of open runs, or at the end.
   T pending{};
   bool any_pending = false;  // block-uniform
-  index_t next_start = cursor < num_segments ? static_cast<index_t>(starts[cursor]) : count;
+  auto start_or_count = [&](index_t s) { return s < num_segments ? static_cast<index_t>(starts[s]) : count; };
+  index_t next_start = start_or_count(cursor);
+  // The start after next_start (one_start_fast), loaded a sub-tile ahead of its use.
+  index_t second_start = one_start_fast ? start_or_count(cursor + 1) : count;
+  // A segment open at a sub-tile's start ends there: finished here when a head of the block began
+  // it, else kept as the block's head, finished once the blocks before have handed on.
+  auto finish_segment = [&](const partial_reduction<T>& whole, bool begun_here, index_t segment) {
+    if (!begun_here)
+      block_head = {segment_before_block, true, whole};
+    else if (segment >= 0 && segment < num_segments)
+      out[segment] = whole.finish(init, op);
+  };
+  auto finish_open = [&](const partial_reduction<T>& whole) { finish_segment(whole, begun_in_block, carry_segment); };
+  // The segment a one-start sub-tile ended (block-uniform), finished by thread 0 after a barrier
+  // from the warps' folds in ending_folds[ended.slot] and the run carried into that sub-tile.
+  struct ended_segment {
+    bool waiting;
+    bool begun_here;
+    int slot;
+    index_t segment;
+    open_run<T> carried;
+  } ended{false, false, 0, 0, {open_run<T>::no_items, {}}};
+  auto finish_ended = [&] {
+    if constexpr (one_start_fast) {
+      if (threadIdx.x == 0) {
+        T total = ending_folds[ended.slot][0];
+        MERGEPATH_UNROLL
+        for (int w = 1; w < warps; ++w) total = static_cast<T>(op(total, ending_folds[ended.slot][w]));
+        finish_segment(join(ended.carried, open_run<T>{0, total}).partial(), ended.begun_here, ended.segment);
+      }
+    }
+    ended.waiting = false;
+  };
   auto fold_pending = [&] {
     const T total = fold_reduce(fold_storage).Reduce(pending, op);
     if (threadIdx.x == 0) shared_value = total;
@@ -819,6 +882,8 @@ __global__ void __launch_bounds__(Threads, MinBlocks)
     // barrier also ends the previous sub-tile's reads of its stage, which the copies below reuse.
     block::wait_for_copies<Stages - 2>();
     __syncthreads();
+    if constexpr (one_start_fast)
+      if (ended.waiting) finish_ended();
     const int first = static_cast<int>(threadIdx.x) * items;
     T item[items];
     if (tile_first + first + items <= count) {
@@ -839,6 +904,49 @@ __global__ void __launch_bounds__(Threads, MinBlocks)
         pending = any_pending ? static_cast<T>(op(pending, sum)) : sum;
         any_pending = true;
         copy_ahead(tile + Stages - 1);
+        continue;
+      }
+    }
+    if constexpr (one_start_fast) {
+      // One start, next_start, in the sub-tile: each thread's items before it join its fold of the
+      // open segment, which the warps reduce and thread 0 finishes after the next barrier; those
+      // from it on begin the new segment's folds. Only the thread holding the head splits its
+      // items. (Unsorted starts clamp to the sub-tile: a wrong result, no stray access.)
+      if (!last_tile && second_start >= tile_first + tile_items) {
+        const index_t head = detail::min_of<index_t>(detail::max_of<index_t>(next_start - tile_first, 0), tile_items);
+        const T identity = fold_identity<Op, T>::value();
+        T ending = any_pending ? pending : identity, begun = identity;
+        if (first + items <= head || first >= head) {
+          T sum = item[0];
+          MERGEPATH_UNROLL
+          for (int j = 1; j < items; ++j) sum = static_cast<T>(op(sum, item[j]));
+          if (first >= head)
+            begun = sum;
+          else
+            ending = static_cast<T>(op(ending, sum));
+        } else {
+          MERGEPATH_UNROLL
+          for (int j = 0; j < items; ++j) {
+            const bool before_head = first + j < head;
+            ending = static_cast<T>(op(ending, before_head ? item[j] : identity));
+            begun = static_cast<T>(op(begun, before_head ? identity : item[j]));
+          }
+        }
+        copy_ahead(tile + Stages - 1);
+        MERGEPATH_UNROLL
+        for (int offset = 16; offset > 0; offset /= 2)
+          ending = static_cast<T>(op(ending, __shfl_xor_sync(0xffffffffu, ending, offset)));
+        ended = {true, begun_in_block, static_cast<int>(tile % 2), carry_segment, carry};
+        if (threadIdx.x % 32 == 0) ending_folds[ended.slot][threadIdx.x / 32] = ending;
+        pending = begun;
+        any_pending = true;
+        begun_in_block = true;
+        carry_segment = cursor;
+        carry = {open_run<T>::no_items, {}};
+        ++cursor;
+        next_start = second_start;
+        second_start = start_or_count(cursor + 1);
+        next_window = window_start(cursor + threadIdx.x);
         continue;
       }
     }
@@ -884,14 +992,6 @@ __global__ void __launch_bounds__(Threads, MinBlocks)
     if (threadIdx.x == 0) carried.head = open_run<T>::no_items;
     carried = join(carry, carried);
     tile_run = join(carry, tile_run);
-    // A segment open at the sub-tile's start ends here: finished here when a head of the block
-    // began it, else kept as the block's head, finished once the blocks before have handed on.
-    auto finish_open = [&](const partial_reduction<T>& whole) {
-      if (!begun_in_block)
-        block_head = {segment_before_block, true, whole};
-      else if (carry_segment >= 0 && carry_segment < num_segments)
-        out[carry_segment] = whole.finish(init, op);
-    };
     if (run_heads != 0) {  // this thread ends the segment open at its start
       const partial_reduction<T> whole = carried.partial().then(before, op);
       if (carried.head > 0)
@@ -936,6 +1036,7 @@ __global__ void __launch_bounds__(Threads, MinBlocks)
     cursor += tile_starts;
     next_window = window_start(cursor + threadIdx.x);
     next_start = following_start;
+    if constexpr (one_start_fast) second_start = start_or_count(cursor + 1);
   }
 
   // What crosses the block's ends: the segment open at its start (when no head of the block ended
@@ -946,6 +1047,10 @@ __global__ void __launch_bounds__(Threads, MinBlocks)
   // inclusive scan. A fix-up kernel after the stream cost ~4 us a call (its launch waits for the
   // whole stream). The flags carry the call's number (`call`), so none is ever cleared.
   if constexpr (fold_fast) {
+    if constexpr (one_start_fast) {
+      __syncthreads();  // the last one-start sub-tile's folds
+      if (ended.waiting) finish_ended();
+    }
     if (any_pending) fold_pending();
   }
   __syncthreads();  // block_head, from whichever thread ended the segment
