@@ -757,10 +757,6 @@ __global__ void __launch_bounds__(Threads, MinBlocks)
   __shared__ index_t following_start;  // the first start after a sub-tile's
   using fold_reduce = cub::BlockReduce<T, Threads>;
   __shared__ typename fold_reduce::TempStorage fold_storage;
-  // A one-start sub-tile's warps' folds of the segment it ends, two sub-tiles taking turns: thread
-  // 0 reduces them after the next barrier, so that such a sub-tile needs no barrier of its own.
-  constexpr int warps = Threads / 32;
-  __shared__ std::conditional_t<one_start_fast, T, char> ending_folds[2][warps];
   // A block-wide result handed to every thread (raw bytes: T need not be trivially constructible).
   __shared__ alignas(T) unsigned char shared_value_bytes[sizeof(T)];
   T& shared_value = *reinterpret_cast<T*>(shared_value_bytes);
@@ -837,32 +833,11 @@ __global__ void __launch_bounds__(Threads, MinBlocks)
   index_t second_start = one_start_fast ? start_or_count(cursor + 1) : count;
   // A segment open at a sub-tile's start ends there: finished here when a head of the block began
   // it, else kept as the block's head, finished once the blocks before have handed on.
-  auto finish_segment = [&](const partial_reduction<T>& whole, bool begun_here, index_t segment) {
-    if (!begun_here)
+  auto finish_open = [&](const partial_reduction<T>& whole) {
+    if (!begun_in_block)
       block_head = {segment_before_block, true, whole};
-    else if (segment >= 0 && segment < num_segments)
-      out[segment] = whole.finish(init, op);
-  };
-  auto finish_open = [&](const partial_reduction<T>& whole) { finish_segment(whole, begun_in_block, carry_segment); };
-  // The segment a one-start sub-tile ended (block-uniform), finished by thread 0 after a barrier
-  // from the warps' folds in ending_folds[ended.slot] and the run carried into that sub-tile.
-  struct ended_segment {
-    bool waiting;
-    bool begun_here;
-    int slot;
-    index_t segment;
-    open_run<T> carried;
-  } ended{false, false, 0, 0, {open_run<T>::no_items, {}}};
-  auto finish_ended = [&] {
-    if constexpr (one_start_fast) {
-      if (threadIdx.x == 0) {
-        T total = ending_folds[ended.slot][0];
-        MERGEPATH_UNROLL
-        for (int w = 1; w < warps; ++w) total = static_cast<T>(op(total, ending_folds[ended.slot][w]));
-        finish_segment(join(ended.carried, open_run<T>{0, total}).partial(), ended.begun_here, ended.segment);
-      }
-    }
-    ended.waiting = false;
+    else if (carry_segment >= 0 && carry_segment < num_segments)
+      out[carry_segment] = whole.finish(init, op);
   };
   auto fold_pending = [&] {
     const T total = fold_reduce(fold_storage).Reduce(pending, op);
@@ -882,8 +857,6 @@ __global__ void __launch_bounds__(Threads, MinBlocks)
     // barrier also ends the previous sub-tile's reads of its stage, which the copies below reuse.
     block::wait_for_copies<Stages - 2>();
     __syncthreads();
-    if constexpr (one_start_fast)
-      if (ended.waiting) finish_ended();
     const int first = static_cast<int>(threadIdx.x) * items;
     T item[items];
     if (tile_first + first + items <= count) {
@@ -909,9 +882,9 @@ __global__ void __launch_bounds__(Threads, MinBlocks)
     }
     if constexpr (one_start_fast) {
       // One start, next_start, in the sub-tile: each thread's items before it join its fold of the
-      // open segment, which the warps reduce and thread 0 finishes after the next barrier; those
-      // from it on begin the new segment's folds. Only the thread holding the head splits its
-      // items. (Unsorted starts clamp to the sub-tile: a wrong result, no stray access.)
+      // open segment, which one block reduce ends; those from it on begin the new segment's
+      // folds. Only the thread holding the head splits its items. (Unsorted starts clamp to the
+      // sub-tile: a wrong result, no stray access.)
       if (!last_tile && second_start >= tile_first + tile_items) {
         const index_t head = detail::min_of<index_t>(detail::max_of<index_t>(next_start - tile_first, 0), tile_items);
         const T identity = fold_identity<Op, T>::value();
@@ -933,11 +906,10 @@ __global__ void __launch_bounds__(Threads, MinBlocks)
           }
         }
         copy_ahead(tile + Stages - 1);
-        MERGEPATH_UNROLL
-        for (int offset = 16; offset > 0; offset /= 2)
-          ending = static_cast<T>(op(ending, __shfl_xor_sync(0xffffffffu, ending, offset)));
-        ended = {true, begun_in_block, static_cast<int>(tile % 2), carry_segment, carry};
-        if (threadIdx.x % 32 == 0) ending_folds[ended.slot][threadIdx.x / 32] = ending;
+        // (The next sub-tile's barrier frees fold_storage. A barrier-free form, the warps' folds
+        // finished by thread 0 after that barrier, ran every mean 20% slower: bench/NOTES.md.)
+        const T total = fold_reduce(fold_storage).Reduce(ending, op);
+        if (threadIdx.x == 0) finish_open(join(carry, open_run<T>{0, total}).partial());
         pending = begun;
         any_pending = true;
         begun_in_block = true;
@@ -1047,10 +1019,7 @@ __global__ void __launch_bounds__(Threads, MinBlocks)
   // inclusive scan. A fix-up kernel after the stream cost ~4 us a call (its launch waits for the
   // whole stream). The flags carry the call's number (`call`), so none is ever cleared.
   if constexpr (fold_fast) {
-    if constexpr (one_start_fast) {
-      __syncthreads();  // the last one-start sub-tile's folds
-      if (ended.waiting) finish_ended();
-    }
+    if constexpr (one_start_fast) __syncthreads();  // a one-start sub-tile's reduce may still read fold_storage
     if (any_pending) fold_pending();
   }
   __syncthreads();  // block_head, from whichever thread ended the segment
