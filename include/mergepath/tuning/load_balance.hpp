@@ -78,10 +78,11 @@ struct segmented_reduce_stream_tuning {
   MERGEPATH_HD constexpr int ring_bytes() const { return stages * block_threads * vectors_per_thread * 16; }
 };
 // Two shapes (H200, 2^26 int32, us a call, probe load_balance): the longer sub-tiles from mean
-// 10^4; below, sub-tiles of half the items, so that more of them hold one start or none (mean
-// 3000: 75.4 against 81.4; 10^4: 71.7 against 71.4; 10^6: 71.0 against 70.0), down to mean 1250,
-// where the merge-path tiles catch up (89.0 against 90.0; 1000: 95 against 91).
-constexpr segmented_reduce_stream_tuning segmented_reduce_stream = {128, 8, 3, 4, 10000};
+// 7000; below, sub-tiles of half the items, so that more of them hold one start or none (mean
+// 3000: 74.7 against 81.3; 5000: 73.1 against 73.4; 10^4: 71.3 against 70.9; 10^6: 70.4 against
+// 68.9), down to mean 1250, where the merge-path tiles catch up (89.0 against 90.0; 1000: 95
+// against 91).
+constexpr segmented_reduce_stream_tuning segmented_reduce_stream = {128, 8, 3, 4, 7000};
 constexpr segmented_reduce_stream_tuning segmented_reduce_stream_mid = {64, 8, 3, 8, 1250};
 
 // The policies (types with `static constexpr load_balance_tuning tuning`) the entry points use;
