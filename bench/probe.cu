@@ -1851,7 +1851,7 @@ int probe_main(int argc, char** argv) {
       std::printf("\n");
     };
     stream(stream_policy<128, 8, 3, 4, false>{});  // sub-tiles with one start by the walk and scan
-    stream(stream_policy<128, 8, 3, 4>{});         // the tuning from mean 10^4
+    stream(stream_policy<128, 8, 3, 4>{});         // the tuning from mean 7000
     stream(stream_policy<64, 8, 3, 8, false>{});
     stream(stream_policy<64, 8, 3, 8>{});  // the tuning from mean 1250
     stream(stream_policy<64, 8, 2, 12>{});
