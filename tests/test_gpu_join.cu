@@ -107,13 +107,15 @@ TYPED_TEST(GpuJoin, SortMergeJoinMatchesReference) {
 
 struct GpuJoinMisc : gpu_test {};
 
-// 3000 x 2000 equal keys: 6e6 rows from one key group.
+// 3000 x 2000 equal keys: 6e6 rows from one key group (each a row's partners galloped up from
+// its lower bound).
 TEST_F(GpuJoinMisc, JoinOneKeyGroupOfSixMillionRows) {
   cuda_context ctx;
   key_pair<std::int32_t> in;
   in.a.assign(3000, 42), in.b.assign(2000, 42);
   in.a.insert(in.a.begin(), 7), in.b.push_back(99);
   check_gpu_join<join_kind::full_outer, std::int32_t>(ctx, in, false, mergepath::less<>{});
+  check_gpu_join<join_kind::inner, std::int32_t>(ctx, in, false, mergepath::less<>{});
 }
 
 TEST_F(GpuJoinMisc, JoinArgumentsAndCheckedMode) {
@@ -129,8 +131,10 @@ TEST_F(GpuJoinMisc, JoinArgumentsAndCheckedMode) {
   ctx.set_checked(false);
   // Unsorted and unchecked: any result, nothing out of bounds (compute-sanitizer's part).
   auto r = mergepath::merge_join<join_kind::full_outer>(ctx, a.data(), 5, b.data(), 2);
+  auto inner = mergepath::merge_join<join_kind::inner>(ctx, b.data(), 2, a.data(), 5);
   ctx.synchronize();
   EXPECT_GE(r.size(), 0);
+  EXPECT_GE(inner.size(), 0);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -96,19 +96,16 @@ join_result<cuda_context, Index> join_sorted(cuda_context& ctx, AIt a, index_t a
                                              ARows a_rows, BRows b_rows, Comp comp) {
   constexpr bool lone_b = detail::keeps_lone_b(Kind);
   using search_policy = default_sorted_search_policy<kernel::value_of<AIt>>;
-  // The lower bound of each a in b and (lone_b) the upper bound of each b in a.
+  // One search: each a row's lower bound in b and, galloping on from it, its output rows
+  // (counts[a_count] = 0 for the scan); (lone_b) the upper bound of each b in a.
   auto lower = ctx.allocate<Index>(a_count);
   auto upper = ctx.allocate<Index>(lone_b ? b_count : 0);
-  launch_sorted_search<search_policy, bounds::lower, search::index, lone_b ? search::index : search::none>(
-      ctx, a, a_count, b, b_count, lower.data(), upper.data(), comp);
-  // Each a row's output rows from its upper bound (counts[a_count] = 0), then their offsets.
   auto counts = ctx.allocate<Index>(a_count + 1);
   MERGEPATH_CUDA_CHECK(cudaMemsetAsync(counts.data() + a_count, 0, sizeof(Index), ctx.stream()));
-  launch_sorted_search<search_policy, bounds::upper, search::index, search::none>(
+  launch_sorted_search<search_policy, bounds::lower, search::index, lone_b ? search::index : search::none>(
       ctx, a, a_count, b, b_count,
-      detail::equality_count_output<const Index*, Index*, detail::join_row_count<Kind, Index>>{
-          lower.data(), counts.data(), {}},
-      nullptr, comp);
+      detail::join_bounds_output<Kind, Index, AIt, BIt, Comp>{a, b, b_count, lower.data(), counts.data(), comp},
+      upper.data(), comp);
   // Their offsets in 32 bits, half the bytes for the scan to write and transform_lbs to read, and
   // the total whole; 64-bit offsets from a second scan where the total needs them.
   auto narrow_starts = ctx.allocate<std::int32_t>(a_count + 1);

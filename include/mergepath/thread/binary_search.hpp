@@ -111,6 +111,59 @@ MERGEPATH_HD Count gallop_bound(It sorted, Count from, Count count, const T& x, 
   return lo + binary_search_bound<Bounds>(sorted + lo, window, x, comp);
 }
 
+namespace detail {
+
+// First k in [0, end] with x[k, end) all not ordered before key (the start of key's run ending at
+// end), galloping down from end: O(log run) reads, 1 where the run is empty.
+template <class It, class Index, class Key, class Comp>
+MERGEPATH_HD Index run_start_before(It x, Index end, const Key& key, Comp comp) {
+  Index hi = end, step = 1;
+  while (hi > 0 && !comp(x[hi - 1], key)) {  // x[hi - 1] is in the run: gallop on
+    Index probe = hi - step > 0 ? hi - step : 0;
+    if (comp(x[probe], key)) {  // the start lies in (probe, hi)
+      Index lo = probe + 1;
+      while (lo < hi) {
+        Index mid = lo + (hi - lo) / 2;
+        if (comp(x[mid], key))
+          lo = mid + 1;
+        else
+          hi = mid;
+      }
+      return hi;
+    }
+    hi = probe;
+    step *= 2;
+  }
+  return hi;
+}
+
+// First k in [begin, count] with key ordered before x[k] (the end of key's run from begin),
+// galloping up from begin.
+template <class It, class Index, class Key, class Comp>
+MERGEPATH_HD Index run_end_after(It x, Index begin, Index count, const Key& key, Comp comp) {
+  Index lo = begin, step = 1;
+  while (lo < count && !comp(key, x[lo])) {  // x[lo] is in the run
+    Index probe = count - lo > step ? lo + step : count - 1;
+    if (comp(key, x[probe])) {  // the end lies in (lo, probe]
+      Index hi = probe;
+      ++lo;
+      while (lo < hi) {
+        Index mid = lo + (hi - lo) / 2;
+        if (comp(key, x[mid]))
+          hi = mid;
+        else
+          lo = mid + 1;
+      }
+      return lo;
+    }
+    lo = probe + 1;
+    step *= 2;
+  }
+  return lo;
+}
+
+}  // namespace detail
+
 // The Eytzinger layout of n sorted keys is the complete binary tree with n nodes in heap order
 // (node k, from 1, has children 2k and 2k + 1) whose in-order walk is the sorted order. Its
 // levels 0 .. h - 2 are full and its last level h - 1 holds the m = n - (2^(h-1) - 1) leftmost

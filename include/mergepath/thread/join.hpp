@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <iterator>
 #include <limits>
 #include <memory>
 #include <string>
@@ -11,6 +12,7 @@
 
 #include "../detail/config.hpp"
 #include "../error.hpp"
+#include "binary_search.hpp"
 
 namespace mergepath {
 
@@ -67,6 +69,44 @@ struct join_row_count {
     if constexpr (Kind == join_kind::left_anti) return partners == 0;
     if constexpr (keeps_lone_a(Kind)) return static_cast<Index>(partners > 0 ? partners : 1);
     return static_cast<Index>(partners);
+  }
+};
+
+// The a side of a join's lower-bound search: from a[i]'s lower bound in b, its upper bound
+// (galloping up b's run of a[i]'s key: 1 or 2 reads where keys rarely repeat), hence its output
+// rows, in one search instead of a lower- and an upper-bound one. On any data the upper bound
+// stays in [lower, b_count], so the rows stay inside b.
+template <join_kind Kind, class Index, class AIt, class BIt, class Comp>
+struct join_bounds_output {
+  using value_type = index_t;
+  using difference_type = index_t;
+  using iterator_category = std::random_access_iterator_tag;
+  using pointer = void;
+
+  struct reference {
+    AIt a_row;
+    BIt b;
+    index_t b_count;
+    Index* lower;
+    Index* count;
+    Comp comp;
+    MERGEPATH_HD reference& operator=(index_t lower_bound) {
+      *lower = static_cast<Index>(lower_bound);
+      *count = join_row_count<Kind, Index>{}(lower_bound, run_end_after(b, lower_bound, b_count, *a_row, comp));
+      return *this;
+    }
+  };
+
+  AIt a;
+  BIt b;
+  index_t b_count;
+  Index* lowers;
+  Index* counts;
+  Comp comp;
+
+  MERGEPATH_HD reference operator[](index_t i) const { return {a + i, b, b_count, lowers + i, counts + i, comp}; }
+  MERGEPATH_HD join_bounds_output operator+(index_t offset) const {
+    return {a + offset, b, b_count, lowers + offset, counts + offset, comp};
   }
 };
 

@@ -8,6 +8,7 @@
 #include "../detail/config.hpp"
 #include "../error.hpp"
 #include "../functional.hpp"
+#include "binary_search.hpp"
 #include "merge_path.hpp"
 #include "serial_search.hpp"
 
@@ -24,55 +25,6 @@ MERGEPATH_HD constexpr bool keeps_b_only(set_op op) {
   return op == set_op::union_ || op == set_op::symmetric_difference;
 }
 MERGEPATH_HD constexpr bool keeps_pair(set_op op) { return op == set_op::union_ || op == set_op::intersection; }
-
-// First k in [0, end] with x[k, end) all not ordered before key (the start of key's run ending at
-// end), galloping down from end: O(log run) reads, 1 where the run is empty.
-template <class It, class Index, class Key, class Comp>
-MERGEPATH_HD Index run_start_before(It x, Index end, const Key& key, Comp comp) {
-  Index hi = end, step = 1;
-  while (hi > 0 && !comp(x[hi - 1], key)) {  // x[hi - 1] is in the run: gallop on
-    Index probe = hi - step > 0 ? hi - step : 0;
-    if (comp(x[probe], key)) {  // the start lies in (probe, hi)
-      Index lo = probe + 1;
-      while (lo < hi) {
-        Index mid = lo + (hi - lo) / 2;
-        if (comp(x[mid], key))
-          lo = mid + 1;
-        else
-          hi = mid;
-      }
-      return hi;
-    }
-    hi = probe;
-    step *= 2;
-  }
-  return hi;
-}
-
-// First k in [begin, count] with key ordered before x[k] (the end of key's run from begin),
-// galloping up from begin.
-template <class It, class Index, class Key, class Comp>
-MERGEPATH_HD Index run_end_after(It x, Index begin, Index count, const Key& key, Comp comp) {
-  Index lo = begin, step = 1;
-  while (lo < count && !comp(key, x[lo])) {  // x[lo] is in the run
-    Index probe = count - lo > step ? lo + step : count - 1;
-    if (comp(key, x[probe])) {  // the end lies in (lo, probe]
-      Index hi = probe;
-      ++lo;
-      while (lo < hi) {
-        Index mid = lo + (hi - lo) / 2;
-        if (comp(key, x[mid]))
-          hi = mid;
-        else
-          lo = mid + 1;
-      }
-      return lo;
-    }
-    lo = probe + 1;
-    step *= 2;
-  }
-  return lo;
-}
 
 }  // namespace detail
 
