@@ -429,32 +429,30 @@ TYPED_TEST(GpuLoadBalance, SegmentedReduceStreamCarriesAcrossSubTiles) {
         std::vector<int> values(static_cast<std::size_t>(count));
         for (std::size_t i = 0; i < values.size(); ++i) values[i] = static_cast<int>(i * 7919 % 2001) - 1000;
         device_vector<TypeParam> d_starts(starts);
-        device_vector<int> d_values(values), sums(starts.size());
-        const auto value_at = [&](index_t i) { return values[static_cast<std::size_t>(i)]; };
-        auto expect_reduced = [&](auto policy, int init, auto op) {
+        device_vector<int> d_values(values);
+        // The stream at `policy` over host_values (on the device as device_values) against the reference.
+        auto expect_reduced = [&](auto policy, const auto& host_values, const auto& device_values, auto init, auto op) {
+          using T = decltype(init);
+          device_vector<T> sums(starts.size());
           sums.fill_poison();
           mergepath::device::launch_segmented_reduce_stream<decltype(policy)>(
-              ctx, d_values.data(), count, d_starts.data(), num_segments, sums.data(), init, op, max_blocks);
-          expect_equal_vectors(sums.download(), reference_segmented_reduce<int>(count, starts, value_at, init, op));
+              ctx, device_values.data(), count, d_starts.data(), num_segments, sums.data(), init, op, max_blocks);
+          const auto value_at = [&](index_t i) { return host_values[static_cast<std::size_t>(i)]; };
+          expect_equal_vectors(sums.download(), reference_segmented_reduce<T>(count, starts, value_at, init, op));
         };
-        expect_reduced(mergepath::segmented_reduce_stream_policy{}, 3, mergepath::plus<>{});
-        expect_reduced(mergepath::segmented_reduce_stream_policy{}, 1 << 30, mergepath::minimum<>{});
-        expect_reduced(mergepath::segmented_reduce_stream_policy{}, -(1 << 30), mergepath::maximum<>{});
-        expect_reduced(mergepath::segmented_reduce_stream_mid_policy{}, 3, mergepath::plus<>{});
-        expect_reduced(mergepath::segmented_reduce_stream_mid_policy{}, -(1 << 30), mergepath::maximum<>{});
-        expect_reduced(stream_policy_without_one_start_reduce{}, 3, mergepath::plus<>{});
-        {  // doubles (halves: their sums are exact in any order)
-          std::vector<double> halves(values.begin(), values.end());
-          for (double& h : halves) h /= 2;
-          device_vector<double> d_halves(halves), double_sums(starts.size());
-          double_sums.fill_poison();
-          mergepath::device::launch_segmented_reduce_stream(ctx, d_halves.data(), count, d_starts.data(), num_segments,
-                                                            double_sums.data(), 0.5, mergepath::plus<>{}, max_blocks);
-          expect_equal_vectors(double_sums.download(),
-                               reference_segmented_reduce<double>(
-                                   count, starts, [&](index_t i) { return halves[static_cast<std::size_t>(i)]; }, 0.5,
-                                   mergepath::plus<>{}));
-        }
+        const mergepath::segmented_reduce_stream_policy long_shape{};
+        const mergepath::segmented_reduce_stream_mid_policy mid_shape{};
+        expect_reduced(long_shape, values, d_values, 3, mergepath::plus<>{});
+        expect_reduced(long_shape, values, d_values, 1 << 30, mergepath::minimum<>{});
+        expect_reduced(long_shape, values, d_values, -(1 << 30), mergepath::maximum<>{});
+        expect_reduced(mid_shape, values, d_values, 3, mergepath::plus<>{});
+        expect_reduced(mid_shape, values, d_values, -(1 << 30), mergepath::maximum<>{});
+        expect_reduced(stream_policy_without_one_start_reduce{}, values, d_values, 3, mergepath::plus<>{});
+        // Doubles: halves, whose sums are exact in any order.
+        std::vector<double> halves(values.begin(), values.end());
+        for (double& h : halves) h /= 2;
+        const device_vector<double> d_halves(halves);
+        expect_reduced(long_shape, halves, d_halves, 0.5, mergepath::plus<>{});
         expect_maps_composed_in_order<TypeParam>(shape, count, 13, [&](auto maps, auto d, index_t n, auto out,
                                                                        affine_map identity) {
           mergepath::device::launch_segmented_reduce_stream(ctx, static_cast<const affine_map*>(maps), count, d, n, out,

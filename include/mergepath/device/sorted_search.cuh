@@ -183,8 +183,9 @@ match_counts launch_sorted_search(cuda_context& ctx, AIt a, index_t a_count, BIt
   if constexpr (TypeA == search::index && TypeB == search::none) {
     // Plain bounds of a few needles: b's tiles from b_tile_ratio where b is long, one needle at a
     // time from needle_search_ratio, and from b_tile_ratio where b is shorter (tuning/sorted_search.hpp).
-    const bool needles_fit = needle_ratio > 0 && a_count > 0 && b_count / needle_ratio >= a_count;
-    const bool tiles_fit = b_tile_ratio > 0 && a_count > 0 && b_count / b_tile_ratio >= a_count;
+    // (Divisors of at least 1 where a ratio is 0, off: nvcc warns of a division by zero otherwise.)
+    const bool needles_fit = needle_ratio > 0 && a_count > 0 && b_count / detail::max_of(needle_ratio, 1) >= a_count;
+    const bool tiles_fit = b_tile_ratio > 0 && a_count > 0 && b_count / detail::max_of(b_tile_ratio, 1) >= a_count;
     const bool b_long = static_cast<double>(b_count) * sizeof(kernel::value_of<BIt>) >=
                         Policy::tuning.b_tile_min_l2_percent / 100.0 * ctx.props().l2CacheSize;
     const bool needle_search = needles_fit || (tiles_fit && !b_long && needle_ratio > 0);

@@ -819,15 +819,14 @@ __global__ void __launch_bounds__(Threads, MinBlocks)
   open_run<T> carry{open_run<T>::no_items, {}};
   bool begun_in_block = false;
   index_t carry_segment = segment_before_block;
+  auto start_or_count = [&](index_t s) { return s < num_segments ? static_cast<index_t>(starts[s]) : count; };
   // The start at this thread's place in the next window, loaded a sub-tile ahead.
-  auto window_start = [&](index_t s) { return s < num_segments ? static_cast<index_t>(starts[s]) : index_t{0}; };
-  index_t next_window = window_start(cursor + threadIdx.x);
+  index_t next_window = start_or_count(cursor + threadIdx.x);
   // Sub-tiles without a start (most, for long segments) take a path of their own where the op
   // commutes: each thread folds its items into `pending`, with no barrier, and the block reduces
   // the folds into the carried run in the next sub-tile's scan of open runs, or at the end.
   T pending{};
   bool any_pending = false;  // block-uniform
-  auto start_or_count = [&](index_t s) { return s < num_segments ? static_cast<index_t>(starts[s]) : count; };
   index_t next_start = start_or_count(cursor);
   // The start after next_start (one_start_fast), loaded a sub-tile ahead of its use.
   index_t second_start = one_start_fast ? start_or_count(cursor + 1) : count;
@@ -918,7 +917,7 @@ __global__ void __launch_bounds__(Threads, MinBlocks)
         ++cursor;
         next_start = second_start;
         second_start = start_or_count(cursor + 1);
-        next_window = window_start(cursor + threadIdx.x);
+        next_window = start_or_count(cursor + threadIdx.x);
         continue;
       }
     }
@@ -1006,7 +1005,7 @@ __global__ void __launch_bounds__(Threads, MinBlocks)
     }
     carry = {ended.head == open_run<T>::no_items ? open_run<T>::no_items : 0, ended.value};
     cursor += tile_starts;
-    next_window = window_start(cursor + threadIdx.x);
+    next_window = start_or_count(cursor + threadIdx.x);
     next_start = following_start;
     if constexpr (one_start_fast) second_start = start_or_count(cursor + 1);
   }
