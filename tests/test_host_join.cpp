@@ -3,7 +3,9 @@
 // struct key; argument checks and checked mode.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <mergepath/join.hpp>
+#include <random>
 #include <vector>
 
 #include "join_util.hpp"
@@ -147,6 +149,30 @@ TEST(HostJoinUnchecked, UnsortedInputStaysInBounds) {
             FAIL() << "row " << k << " out of range";
       }
     }
+}
+
+// The GPU join's partner count: from each key's lower bound, partners_end finds its upper bound,
+// for runs of every length around the three reads it issues together and at b's end; on unsorted b
+// it stays in [lb, b_count] and reads only b.
+TEST(HostJoinPartners, PartnersEndIsTheUpperBound) {
+  std::vector<int> b;
+  for (int k = 0; k < 12; ++k) b.insert(b.end(), static_cast<std::size_t>(k), 2 * k);  // k copies of 2k
+  for (index_t n : {index_t{0}, index_t{3}, static_cast<index_t>(b.size())}) {
+    const std::vector<int> prefix(b.begin(), b.begin() + n);
+    for (int x = -1; x <= 24; ++x) {
+      const auto lb = static_cast<index_t>(std::lower_bound(prefix.begin(), prefix.end(), x) - prefix.begin());
+      const auto ub = static_cast<index_t>(std::upper_bound(prefix.begin(), prefix.end(), x) - prefix.begin());
+      EXPECT_EQ(mergepath::detail::partners_end(checked_view(prefix), lb, n, x, mergepath::less<>{}), ub)
+          << "n " << n << " key " << x;
+    }
+  }
+  std::mt19937_64 rng(case_seed({7}));
+  std::vector<int> unsorted(50);
+  for (auto& x : unsorted) x = static_cast<int>(rng() % 4);
+  for (index_t lb = 0; lb <= 50; ++lb) {
+    const index_t end = mergepath::detail::partners_end(checked_view(unsorted), lb, 50, 2, mergepath::less<>{});
+    EXPECT_TRUE(end >= lb && end <= 50) << lb;
+  }
 }
 
 TEST(HostJoinResult, MovesAndOwns) {

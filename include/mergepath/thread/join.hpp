@@ -72,6 +72,23 @@ struct join_row_count {
   }
 };
 
+// The end of key's run in b from its lower bound lb: the first three reads issued together
+// (clamped into b; most keys have fewer partners), a gallop past them. Stays in [lb, b_count].
+template <class BIt, class Key, class Comp>
+MERGEPATH_HD index_t partners_end(BIt b, index_t lb, index_t b_count, const Key& key, Comp comp) {
+  constexpr int ahead = 3;
+  if (lb >= b_count) return lb;
+  const index_t last = b_count - 1;
+  bool in_run = true;
+  index_t end = lb;
+  MERGEPATH_UNROLL
+  for (int k = 0; k < ahead; ++k) {
+    in_run = in_run & (lb + k <= last) & !comp(key, b[min_of(lb + k, last)]);
+    end += in_run;
+  }
+  return in_run ? run_end_after(b, lb + ahead, b_count, key, comp) : end;
+}
+
 // The a side of a join's lower-bound search: from a[i]'s lower bound in b, its upper bound
 // (galloping up b's run of a[i]'s key: 1 or 2 reads where keys rarely repeat), hence its output
 // rows, in one search instead of a lower- and an upper-bound one. On any data the upper bound
@@ -92,7 +109,7 @@ struct join_bounds_output {
     Comp comp;
     MERGEPATH_HD reference& operator=(index_t lower_bound) {
       *lower = static_cast<Index>(lower_bound);
-      *count = join_row_count<Kind, Index>{}(lower_bound, run_end_after(b, lower_bound, b_count, *a_row, comp));
+      *count = join_row_count<Kind, Index>{}(lower_bound, partners_end(b, lower_bound, b_count, *a_row, comp));
       return *this;
     }
   };
