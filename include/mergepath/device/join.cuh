@@ -96,8 +96,8 @@ join_result<cuda_context, Index> join_sorted(cuda_context& ctx, AIt a, index_t a
                                              ARows a_rows, BRows b_rows, Comp comp) {
   constexpr bool lone_b = detail::keeps_lone_b(Kind);
   using search_policy = default_sorted_search_policy<kernel::value_of<AIt>>;
-  // One search: each a row's lower bound in b and, galloping on from it, its output rows
-  // (counts[a_count] = 0 for the scan); (lone_b) the upper bound of each b in a.
+  // One search: each a row's lower bound in b and, from the run of b that follows it, its output
+  // rows (counts[a_count] = 0 for the scan); (lone_b) the upper bound of each b in a.
   auto lower = ctx.allocate<Index>(a_count);
   auto upper = ctx.allocate<Index>(lone_b ? b_count : 0);
   auto counts = ctx.allocate<Index>(a_count + 1);

@@ -90,9 +90,8 @@ MERGEPATH_HD index_t partners_end(BIt b, index_t lb, index_t b_count, const Key&
 }
 
 // The a side of a join's lower-bound search: from a[i]'s lower bound in b, its upper bound
-// (galloping up b's run of a[i]'s key: 1 or 2 reads where keys rarely repeat), hence its output
-// rows, in one search instead of a lower- and an upper-bound one. On any data the upper bound
-// stays in [lower, b_count], so the rows stay inside b.
+// (partners_end), hence its output rows, in one search instead of a lower- and an upper-bound one.
+// On any data the upper bound stays in [lower, b_count], so the rows stay inside b.
 template <join_kind Kind, class Index, class AIt, class BIt, class Comp>
 struct join_bounds_output {
   using value_type = index_t;
