@@ -1,15 +1,19 @@
-// merge_join and sort_merge_join on a cuda_context (join.hpp documents them): the sorted searches,
-// a scan of each a row's output rows, the totals published to the host (the one wait), then
-// transform_lbs writing the pairs and a kernel writing the lone b rows.
+// merge_join and sort_merge_join on a cuda_context (join.hpp documents them): one sorted search
+// whose tiles also scan each a row's output rows (kernel/join.cuh), the totals published to the
+// host (the one wait), then transform_lbs writing the pairs and a kernel writing the lone b rows.
 #pragma once
 
-#include <cstdint>
+#include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/tabulate_output_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
+
+#include <cstdint>
 #include <type_traits>
 
 #include "../context.hpp"
 #include "../error.hpp"
 #include "../functional.hpp"
+#include "../kernel/join.cuh"
 #include "../thread/join.hpp"
 #include "../tuning/load_balance.hpp"
 #include "../tuning/sorted_search.hpp"
@@ -43,14 +47,24 @@ __global__ void for_each_index_kernel(F f, index_t count) {
 template <class AIt, class BIt, class Index, class Comp>
 struct lone_b_flags {
   AIt a;
+  index_t a_count;
   BIt b;
   const Index* upper;
   index_t b_count;
   Index* flags;
   Comp comp;
   __device__ void operator()(index_t j) const {
-    flags[j] = j < b_count && detail::is_lone_b(a, b, j, static_cast<index_t>(upper[j]), comp);
+    flags[j] = j < b_count && detail::is_lone_b(a, b, j, detail::clamped_bound(upper[j], a_count), comp);
   }
+};
+
+// Row i's output rows from its stored lower bound; 0 for i = a_count (an exclusive scan's last).
+template <class RowCounter, class Index>
+struct row_counts_from_lowers {
+  RowCounter row_count;
+  const Index* lowers;
+  index_t a_count;
+  __device__ index_t operator()(index_t i) const { return i < a_count ? row_count(i, lowers[i]) : 0; }
 };
 
 // An exclusive scan's outputs as 32-bit offsets (narrowed: valid where the total fits), the last
@@ -95,29 +109,44 @@ template <join_kind Kind, class Index, class AIt, class BIt, class ARows, class 
 join_result<cuda_context, Index> join_sorted(cuda_context& ctx, AIt a, index_t a_count, BIt b, index_t b_count,
                                              ARows a_rows, BRows b_rows, Comp comp) {
   constexpr bool lone_b = detail::keeps_lone_b(Kind);
+  if (a_count == 0 && b_count == 0)
+    return {0, ctx.allocate<Index>(0), ctx.allocate<Index>(0), detail::has_b_index(Kind)};
   using search_policy = default_sorted_search_policy<kernel::value_of<AIt>>;
-  // One search: each a row's lower bound in b and, from the run of b that follows it, its output
-  // rows (counts[a_count] = 0 for the scan); (lone_b) the upper bound of each b in a.
+  using row_counter = detail::join_row_counter<Kind, Index, AIt, BIt, Comp>;
+  const row_counter row_count{a, b, b_count, comp};
+  // Each a row's lower bound in b, and the offsets of its output rows: 32-bit, half the bytes for
+  // transform_lbs to read, their total whole; 64-bit offsets from a scan where the total needs
+  // them. (lone_b) the upper bound of each b in a, from the same search.
   auto lower = ctx.allocate<Index>(a_count);
   auto upper = ctx.allocate<Index>(lone_b ? b_count : 0);
-  auto counts = ctx.allocate<Index>(a_count + 1);
-  MERGEPATH_CUDA_CHECK(cudaMemsetAsync(counts.data() + a_count, 0, sizeof(Index), ctx.stream()));
-  launch_sorted_search<search_policy, bounds::lower, search::index, lone_b ? search::index : search::none>(
-      ctx, a, a_count, b, b_count,
-      detail::join_bounds_output<Kind, Index, AIt, BIt, Comp>{a, b, b_count, lower.data(), counts.data(), comp},
-      upper.data(), comp);
-  // Their offsets in 32 bits, half the bytes for the scan to write and transform_lbs to read, and
-  // the total whole; 64-bit offsets from a second scan where the total needs them.
   auto narrow_starts = ctx.allocate<std::int32_t>(a_count + 1);
   auto a_total_word = ctx.allocate<index_t>(1);
-  exclusive_scan(ctx, static_cast<const Index*>(counts.data()), a_count,
-                 thrust::make_tabulate_output_iterator(
-                     kernel::narrow_offsets{narrow_starts.data(), a_total_word.data(), a_count}));
+  const auto count_of_row = thrust::make_transform_iterator(
+      thrust::counting_iterator<index_t>(0),
+      kernel::row_counts_from_lowers<row_counter, Index>{row_count, lower.data(), a_count});
+  const plain_bounds_paths few_rows =
+      plain_bounds_paths_for<search_policy, kernel::value_of<BIt>>(ctx, a_count, b_count);
+  if (lone_b || !(few_rows.needles || few_rows.b_tiles)) {
+    // The search's tiles count each row's output rows and scan them across tiles as they store.
+    launch_sorted_search<search_policy, bounds::lower, search::index, lone_b ? search::index : search::none>(
+        ctx, a, a_count, b, b_count,
+        kernel::join_bounds_and_starts<Kind, Index, AIt, BIt, Comp>{row_count, a_count, lower.data(),
+                                                                    narrow_starts.data(), a_total_word.data()},
+        upper.data(), comp);
+  } else {
+    // Few rows of a, a long b: their bounds one needle at a time, then a scan of their rows.
+    launch_sorted_search<search_policy, bounds::lower, search::index, search::none>(ctx, a, a_count, b, b_count,
+                                                                                    lower.data(), upper.data(), comp);
+    exclusive_scan(ctx, count_of_row, a_count,
+                   thrust::make_tabulate_output_iterator(
+                       kernel::narrow_offsets{narrow_starts.data(), a_total_word.data(), a_count}));
+  }
   auto lone_b_before = ctx.allocate<index_t>(lone_b ? b_count + 1 : 0);
   if constexpr (lone_b) {
     auto flags = ctx.allocate<Index>(b_count + 1);
-    for_each_index(ctx, kernel::lone_b_flags<AIt, BIt, Index, Comp>{a, b, upper.data(), b_count, flags.data(), comp},
-                   b_count + 1);
+    for_each_index(
+        ctx, kernel::lone_b_flags<AIt, BIt, Index, Comp>{a, a_count, b, upper.data(), b_count, flags.data(), comp},
+        b_count + 1);
     exclusive_scan(ctx, static_cast<const Index*>(flags.data()), b_count, lone_b_before.data());
   }
   const auto totals = wait_for_counts(
@@ -125,7 +154,7 @@ join_result<cuda_context, Index> join_sorted(cuda_context& ctx, AIt a, index_t a
   const index_t a_total = totals.first, b_total = totals.second;
   const bool wide = a_total > index_t{INT32_MAX};
   auto wide_starts = ctx.allocate<index_t>(wide ? a_count + 1 : 0);
-  if (wide) exclusive_scan(ctx, static_cast<const Index*>(counts.data()), a_count, wide_starts.data());
+  if (wide) exclusive_scan(ctx, count_of_row, a_count, wide_starts.data());
 
   const index_t total = a_total + b_total;
   auto a_out = ctx.allocate<Index>(total);
@@ -140,7 +169,8 @@ join_result<cuda_context, Index> join_sorted(cuda_context& ctx, AIt a, index_t a
     if constexpr (lone_b)
       for_each_index(ctx,
                      detail::lone_b_writer<Index, AIt, BIt, BRows, Comp, decltype(a_starts)>{
-                         a, b, upper.data(), a_starts, lone_b_before.data(), b_rows, a_out.data(), b_out.data(), comp},
+                         a, a_count, b, upper.data(), a_starts, lone_b_before.data(), total, b_rows, a_out.data(),
+                         b_out.data(), comp},
                      b_count);
   };
   if (wide)

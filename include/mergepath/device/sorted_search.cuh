@@ -34,6 +34,8 @@ match_counts launch_sorted_search_staged(cuda_context& ctx, AIt a, index_t a_cou
   constexpr std::size_t shared_bytes =
       kernel::search_layout_of<Policy, AIt, AOut, BOut, TypeA, TypeB, NarrowStaging>::bytes;
   int per_sm = resident_blocks_per_sm<tile_kernel>(ctx, tuning.block_threads, shared_bytes);  // and raises the limit
+  [[maybe_unused]] temp_buffer<unsigned char> sink_state;
+  if constexpr (kernel::is_tile_sink<AOut>) sink_state = a_out.prepare(ctx, num_tiles);
 
   // Up to self_partition_waves tiles per resident block, each block finds its own splits; beyond,
   // the partition pass finds them for all (tuning/sorted_search.hpp).
@@ -173,24 +175,34 @@ match_counts launch_sorted_search_tiles(cuda_context& ctx, AIt a, index_t a_coun
 // The search, its 64-bit integer bounds staged as 32-bit ones where every bound fits them
 // (kernel::search_staging); plain bounds of a few needles in a long b one needle at a time, of
 // more needles by b's tiles.
+// Which searches plain bounds of a few needles take before the Merge Path's tiles: one needle at
+// a time (tried first; it declines b's keys too large to sample), then b's tiles.
+struct plain_bounds_paths {
+  bool needles, b_tiles;
+};
+// b_tiles from b_tile_ratio where b is long, one needle at a time from needle_search_ratio, and
+// from b_tile_ratio where b is shorter (tuning/sorted_search.hpp).
+template <class Policy, class BKey>
+plain_bounds_paths plain_bounds_paths_for(const cuda_context& ctx, index_t a_count, index_t b_count) {
+  constexpr int needle_ratio = Policy::tuning.needle_search_ratio;
+  constexpr int b_tile_ratio = Policy::tuning.b_tile_ratio;
+  // (Divisors of at least 1 where a ratio is 0, off: nvcc warns of a division by zero otherwise.)
+  const bool needles_fit = needle_ratio > 0 && a_count > 0 && b_count / detail::max_of(needle_ratio, 1) >= a_count;
+  const bool tiles_fit = b_tile_ratio > 0 && a_count > 0 && b_count / detail::max_of(b_tile_ratio, 1) >= a_count;
+  const bool b_long = static_cast<double>(b_count) * sizeof(BKey) >=
+                      Policy::tuning.b_tile_min_l2_percent / 100.0 * ctx.props().l2CacheSize;
+  return {needles_fit || (tiles_fit && !b_long && needle_ratio > 0), tiles_fit && b_long};
+}
+
 template <class Policy, bounds Bounds, search TypeA, search TypeB, class AIt, class BIt, class AOut, class BOut,
           class Comp>
 match_counts launch_sorted_search(cuda_context& ctx, AIt a, index_t a_count, BIt b, index_t b_count, AOut a_out,
                                   BOut b_out, Comp comp) {
   constexpr index_t narrow_max = std::numeric_limits<std::uint32_t>::max();
-  constexpr int needle_ratio = Policy::tuning.needle_search_ratio;
-  constexpr int b_tile_ratio = Policy::tuning.b_tile_ratio;
-  if constexpr (TypeA == search::index && TypeB == search::none) {
-    // Plain bounds of a few needles: b's tiles from b_tile_ratio where b is long, one needle at a
-    // time from needle_search_ratio, and from b_tile_ratio where b is shorter (tuning/sorted_search.hpp).
-    // (Divisors of at least 1 where a ratio is 0, off: nvcc warns of a division by zero otherwise.)
-    const bool needles_fit = needle_ratio > 0 && a_count > 0 && b_count / detail::max_of(needle_ratio, 1) >= a_count;
-    const bool tiles_fit = b_tile_ratio > 0 && a_count > 0 && b_count / detail::max_of(b_tile_ratio, 1) >= a_count;
-    const bool b_long = static_cast<double>(b_count) * sizeof(kernel::value_of<BIt>) >=
-                        Policy::tuning.b_tile_min_l2_percent / 100.0 * ctx.props().l2CacheSize;
-    const bool needle_search = needles_fit || (tiles_fit && !b_long && needle_ratio > 0);
-    if (needle_search && launch_needle_search<Policy, Bounds>(ctx, a, a_count, b, b_count, a_out, comp)) return {};
-    if (tiles_fit && b_long) {
+  if constexpr (TypeA == search::index && TypeB == search::none && !kernel::is_tile_sink<AOut>) {
+    const plain_bounds_paths paths = plain_bounds_paths_for<Policy, kernel::value_of<BIt>>(ctx, a_count, b_count);
+    if (paths.needles && launch_needle_search<Policy, Bounds>(ctx, a, a_count, b, b_count, a_out, comp)) return {};
+    if (paths.b_tiles) {
       launch_b_tile_search<Policy, Bounds>(ctx, a, a_count, b, b_count, a_out, comp);
       return {};
     }

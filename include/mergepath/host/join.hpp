@@ -321,7 +321,8 @@ join_result<host_context, Index> join_by_rows(host_context& ctx, AIt a, index_t 
   if (a_total > 0) host::transform_lbs(ctx, write_rows, a_total, a_starts.data(), a_count);
   if constexpr (lone_b) {
     detail::lone_b_writer<Index, AIt, BIt, BRows, Comp> write_lone{
-        a, b, upper.data(), a_starts.data(), lone_b_before.data(), b_rows, a_out.data(), b_out.data(), comp};
+        a,   a_count, b, upper.data(), a_starts.data(), lone_b_before.data(), total, b_rows, a_out.data(), b_out.data(),
+        comp};
     const index_t chunks = chunk_count(ctx, b_count);
     parallel_for(ctx, chunks, [&](index_t c) {
       for (index_t j = b_count * c / chunks, end = b_count * (c + 1) / chunks; j < end; ++j) write_lone(j);

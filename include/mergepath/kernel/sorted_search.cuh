@@ -71,6 +71,15 @@ constexpr bool stages_narrow =
     !std::is_same_v<search_staged_t<TypeA, AOut, true>, search_staged_t<TypeA, AOut, false>> ||
     !std::is_same_v<search_staged_t<TypeB, BOut, true>, search_staged_t<TypeB, BOut, false>>;
 
+// An a-side output that takes the tile's results from shared memory itself: it has
+// `template <int Threads, int Items> store_tile(const index_t* results, int n, index_t a0)`, which
+// every thread of every tile calls (tiles without a's keys too), and `prepare(ctx, num_tiles)`,
+// which the launch calls first (the join's bounds and their rows' offsets: kernel/join.cuh).
+template <class Out, class = void>
+constexpr bool is_tile_sink = false;
+template <class Out>
+constexpr bool is_tile_sink<Out, std::void_t<typename Out::tile_sink>> = true;
+
 template <class Policy, class AIt, class AOut, class BOut, search TypeA, search TypeB, bool NarrowStaging = false>
 using search_layout_of =
     search_layout<search_output_t<AIt>, search_staged_t<TypeA, AOut, NarrowStaging>,
@@ -255,7 +264,7 @@ __global__ void __launch_bounds__(Policy::tuning.block_threads, Policy::tuning.m
   const int count = a_n + b_n;
   // A side without output leaves nothing to do in a tile without the other side's keys (needles
   // on few distinct keys leave most of a long b's tiles without one).
-  if constexpr (TypeB == search::none)
+  if constexpr (TypeB == search::none && !is_tile_sink<AOut>)
     if (a_n == 0) return;
   if constexpr (TypeA == search::none)
     if (b_n == 0) return;
@@ -295,7 +304,7 @@ __global__ void __launch_bounds__(Policy::tuning.block_threads, Policy::tuning.m
   AOutT* a_results = reinterpret_cast<AOutT*>(shared_bytes);
   int a_slots = 0;  // what A's results take
   if constexpr (TypeA != search::none) {
-    a_results += store_residue<AOutT>(a_out + a0);
+    if constexpr (!is_tile_sink<AOut>) a_results += store_residue<AOutT>(a_out + a0);
     a_slots = static_cast<int>(a_results - reinterpret_cast<AOutT*>(shared_bytes)) + a_n;
   }
   std::size_t b_offset = (a_slots * sizeof(AOutT) + 15) / 16 * 16;
@@ -311,7 +320,10 @@ __global__ void __launch_bounds__(Policy::tuning.block_threads, Policy::tuning.m
   __syncthreads();
   if constexpr (counts_matches)
     if (threadIdx.x < 32) block_matches.add_block(matches);
-  if constexpr (TypeA != search::none) block::store_shared_to_global<threads, items>(a_results, a_n, a_out + a0);
+  if constexpr (is_tile_sink<AOut>)
+    a_out.template store_tile<threads, items>(a_results, a_n, a0);
+  else if constexpr (TypeA != search::none)
+    block::store_shared_to_global<threads, items>(a_results, a_n, a_out + a0);
   if constexpr (TypeB != search::none) block::store_shared_to_global<threads, items>(b_results, b_n, b_out + b0);
 }
 

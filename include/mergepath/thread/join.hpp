@@ -3,7 +3,6 @@
 #pragma once
 
 #include <cstdint>
-#include <iterator>
 #include <limits>
 #include <memory>
 #include <string>
@@ -89,40 +88,25 @@ MERGEPATH_HD index_t partners_end(BIt b, index_t lb, index_t b_count, const Key&
   return in_run ? run_end_after(b, lb + ahead, b_count, key, comp) : end;
 }
 
-// The a side of a join's lower-bound search: from a[i]'s lower bound in b, its upper bound
-// (partners_end), hence its output rows, in one search instead of a lower- and an upper-bound one.
-// On any data the upper bound stays in [lower, b_count], so the rows stay inside b.
+// A bound clamped into [0, count]: on unsorted input a GPU search may leave some unwritten (its
+// tiles need not meet), and what reads them must stay in bounds.
+template <class Index>
+MERGEPATH_HD index_t clamped_bound(Index bound, index_t count) {
+  return min_of(max_of(static_cast<index_t>(bound), index_t{0}), count);
+}
+
+// Row i's output rows from its key's lower bound in b: the upper bound from partners_end, so one
+// lower-bound search serves (kernel/join.cuh). On any data (a bound the search left unwritten
+// too) the bounds stay in [0, b_count], so the rows stay inside b.
 template <join_kind Kind, class Index, class AIt, class BIt, class Comp>
-struct join_bounds_output {
-  using value_type = index_t;
-  using difference_type = index_t;
-  using iterator_category = std::random_access_iterator_tag;
-  using pointer = void;
-
-  struct reference {
-    AIt a_row;
-    BIt b;
-    index_t b_count;
-    Index* lower;
-    Index* count;
-    Comp comp;
-    MERGEPATH_HD reference& operator=(index_t lower_bound) {
-      *lower = static_cast<Index>(lower_bound);
-      *count = join_row_count<Kind, Index>{}(lower_bound, partners_end(b, lower_bound, b_count, *a_row, comp));
-      return *this;
-    }
-  };
-
+struct join_row_counter {
   AIt a;
   BIt b;
   index_t b_count;
-  Index* lowers;
-  Index* counts;
   Comp comp;
-
-  MERGEPATH_HD reference operator[](index_t i) const { return {a + i, b, b_count, lowers + i, counts + i, comp}; }
-  MERGEPATH_HD join_bounds_output operator+(index_t offset) const {
-    return {a + offset, b, b_count, lowers + offset, counts + offset, comp};
+  MERGEPATH_HD index_t operator()(index_t i, index_t lower) const {
+    lower = clamped_bound(lower, b_count);
+    return static_cast<index_t>(join_row_count<Kind, Index>{}(lower, partners_end(b, lower, b_count, a[i], comp)));
   }
 };
 
@@ -162,12 +146,12 @@ struct join_row_writer {
   Index* b_out;
   Comp comp;
   MERGEPATH_HD void operator()(index_t k, index_t i, index_t rank) const {
-    const index_t lb = static_cast<index_t>(lower[i]);
+    const index_t lb = clamped_bound(lower[i], b_count);
     if constexpr (keeps_lone_b(Kind)) k += lone_b_before[lb];
     a_out[k] = static_cast<Index>(a_rows[i]);
     if constexpr (has_b_index(Kind)) {
-      bool partner = true;
-      if constexpr (keeps_lone_a(Kind)) partner = lb < b_count && !comp(a[i], b[lb]);
+      bool partner = lb + rank < b_count;  // always, for sorted input; the starts may disagree otherwise
+      if constexpr (keeps_lone_a(Kind)) partner = partner && !comp(a[i], b[lb]);
       b_out[k] = partner ? static_cast<Index>(b_rows[lb + rank]) : Index(-1);
     }
   }
@@ -184,18 +168,21 @@ MERGEPATH_HD bool is_lone_b(AIt a, BIt b, index_t j, index_t ub, Comp comp) {
 template <class Index, class AIt, class BIt, class BRows, class Comp, class AStarts = const index_t*>
 struct lone_b_writer {
   AIt a;
+  index_t a_count;
   BIt b;
   const Index* upper;  // upper bound of b[j] in a
   AStarts a_starts;    // output rows of the a rows before a[i], i <= a_count
   const index_t* lone_b_before;
+  index_t total;  // the output's rows
   BRows b_rows;
   Index* a_out;
   Index* b_out;
   Comp comp;
   MERGEPATH_HD void operator()(index_t j) const {
-    const index_t ub = static_cast<index_t>(upper[j]);
+    const index_t ub = clamped_bound(upper[j], a_count);
     if (!is_lone_b(a, b, j, ub, comp)) return;
     const index_t k = static_cast<index_t>(a_starts[ub]) + lone_b_before[j];
+    if (k < 0 || k >= total) return;  // unsorted input only
     a_out[k] = Index(-1);
     b_out[k] = static_cast<Index>(b_rows[j]);
   }
