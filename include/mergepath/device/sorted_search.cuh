@@ -172,9 +172,6 @@ match_counts launch_sorted_search_tiles(cuda_context& ctx, AIt a, index_t a_coun
                                                                                   b_out, comp);
 }
 
-// The search, its 64-bit integer bounds staged as 32-bit ones where every bound fits them
-// (kernel::search_staging); plain bounds of a few needles in a long b one needle at a time, of
-// more needles by b's tiles.
 // Which searches plain bounds of a few needles take before the Merge Path's tiles: one needle at
 // a time (tried first; it declines b's keys too large to sample), then b's tiles.
 struct plain_bounds_paths {
@@ -194,6 +191,9 @@ plain_bounds_paths plain_bounds_paths_for(const cuda_context& ctx, index_t a_cou
   return {needles_fit || (tiles_fit && !b_long && needle_ratio > 0), tiles_fit && b_long};
 }
 
+// The search, its 64-bit integer bounds staged as 32-bit ones where every bound fits them
+// (kernel::search_staging); plain bounds of a few needles in a long b one needle at a time, of
+// more needles by b's tiles.
 template <class Policy, bounds Bounds, search TypeA, search TypeB, class AIt, class BIt, class AOut, class BOut,
           class Comp>
 match_counts launch_sorted_search(cuda_context& ctx, AIt a, index_t a_count, BIt b, index_t b_count, AOut a_out,

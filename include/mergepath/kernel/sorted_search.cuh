@@ -72,9 +72,10 @@ constexpr bool stages_narrow =
     !std::is_same_v<search_staged_t<TypeB, BOut, true>, search_staged_t<TypeB, BOut, false>>;
 
 // An a-side output that takes the tile's results from shared memory itself: it has
-// `template <int Threads, int Items> store_tile(const index_t* results, int n, index_t a0)`, which
-// every thread of every tile calls (tiles without a's keys too), and `prepare(ctx, num_tiles)`,
-// which the launch calls first (the join's bounds and their rows' offsets: kernel/join.cuh).
+// `template <int Threads, int Items> store_tile(index_t* results, int n, index_t a0)`, which every
+// thread of every tile calls (tiles without a's keys too) and which may overwrite results, and
+// `prepare(ctx, num_tiles)`, which the launch calls first (the join's bounds and their rows'
+// offsets: kernel/join.cuh).
 template <class Out, class = void>
 constexpr bool is_tile_sink = false;
 template <class Out>
