@@ -59,9 +59,11 @@ struct join_bounds_and_starts {
   }
 
   // Every thread of the tile calls it; results[0, n) holds the bounds of a[a0, a0 + n) and
-  // becomes each row's count, then its start.
-  template <int Threads, int Items>
-  __device__ void store_tile(index_t* results, int n, index_t a0) const {
+  // becomes each row's count, then its start. Slot: 32-bit where b's count fits it (a count is at
+  // most that; a start is stored 32-bit anyway), so the tile's results take half the shared
+  // memory, and twice the tiles fit an SM.
+  template <int Threads, int Items, class Slot>
+  __device__ void store_tile(Slot* results, int n, index_t a0) const {
     using scan = cub::BlockScan<index_t, Threads>;
     using tile_prefix = cub::TilePrefixCallbackOp<index_t, plus<>, join_tile_state>;
     __shared__ typename scan::TempStorage scan_storage;
@@ -71,7 +73,7 @@ struct join_bounds_and_starts {
     for (int k = threadIdx.x; k < n; k += Threads) {
       const index_t lower = detail::clamped_bound(results[k], row_count.b_count);  // unsorted input leaves gaps
       lowers[a0 + k] = static_cast<Index>(lower);
-      results[k] = row_count(a0 + k, lower);
+      results[k] = static_cast<Slot>(row_count(a0 + k, lower));
     }
     __syncthreads();
     // A run of Items rows a thread: its sum, the block's scan, warp 0's look-back.
@@ -79,7 +81,7 @@ struct join_bounds_and_starts {
     index_t sum = 0;
     MERGEPATH_UNROLL
     for (int k = 0; k < Items; ++k)
-      if (first + k < n) sum += results[first + k];
+      if (first + k < n) sum += static_cast<index_t>(results[first + k]);
     index_t offset = 0, tile_total = 0;
     scan(scan_storage).ExclusiveSum(sum, offset, tile_total);
     const int tile = static_cast<int>(blockIdx.x);
@@ -102,8 +104,8 @@ struct join_bounds_and_starts {
     MERGEPATH_UNROLL
     for (int k = 0; k < Items; ++k)
       if (first + k < n) {
-        const index_t count = results[first + k];
-        results[first + k] = offset;
+        const auto count = static_cast<index_t>(results[first + k]);
+        results[first + k] = static_cast<Slot>(offset);
         offset += count;
       }
     __syncthreads();

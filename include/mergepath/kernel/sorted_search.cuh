@@ -48,10 +48,22 @@ struct search_layout {
   static constexpr std::size_t bytes = detail::max_of(keys_bytes, align16(results_bytes));
 };
 
+// An a-side output that takes the tile's results from shared memory itself: it has
+// `template <int Threads, int Items, class Slot> store_tile(Slot* results, int n, index_t a0)`
+// (Slot: index_t, or std::uint32_t where the counts fit), which every thread of every tile calls
+// (tiles without a's keys too) and which may overwrite results, and
+// `prepare(ctx, num_tiles)`, which the launch calls first (the join's bounds and their rows'
+// offsets: kernel/join.cuh).
+template <class Out, class = void>
+constexpr bool is_tile_sink = false;
+template <class Out>
+constexpr bool is_tile_sink<Out, std::void_t<typename Out::tile_sink>> = true;
+
 // How a side's results wait in shared memory for the tile's store: as the output type, or, with
 // NarrowStaging (the search's counts fit 32 bits), plain 64-bit integer bounds as 32-bit ones the
-// store widens. They then take the keys' bytes, not twice them, so twice the tiles fit an SM
-// (int64 bounds of 2^26 + 2^26 int32 keys, as numpy's searchsorted returns: PROBE search_wide).
+// store (or a tile sink) widens. They then take the keys' bytes, not twice them, so twice the
+// tiles fit an SM (int64 bounds of 2^26 + 2^26 int32 keys, as numpy's searchsorted returns: PROBE
+// search_wide; the join's bounds, 0.69 -> 0.63 ms).
 template <search Type, class OutIt, bool NarrowStaging>
 struct search_staging {
   using type = typename search_output<Type, OutIt>::type;
@@ -59,8 +71,9 @@ struct search_staging {
 template <class OutIt>
 struct search_staging<search::index, OutIt, true> {
   using out = search_output_t<OutIt>;
-  using type = std::conditional_t<std::is_pointer_v<OutIt> && std::is_integral_v<out> && sizeof(out) == 8,
-                                  std::uint32_t, out>;
+  static constexpr bool narrows =
+      (std::is_pointer_v<OutIt> || is_tile_sink<OutIt>)&&std::is_integral_v<out> && sizeof(out) == 8;
+  using type = std::conditional_t<narrows, std::uint32_t, out>;
 };
 template <search Type, class OutIt, bool NarrowStaging>
 using search_staged_t = typename search_staging<Type, OutIt, NarrowStaging>::type;
@@ -70,16 +83,6 @@ template <search TypeA, search TypeB, class AOut, class BOut>
 constexpr bool stages_narrow =
     !std::is_same_v<search_staged_t<TypeA, AOut, true>, search_staged_t<TypeA, AOut, false>> ||
     !std::is_same_v<search_staged_t<TypeB, BOut, true>, search_staged_t<TypeB, BOut, false>>;
-
-// An a-side output that takes the tile's results from shared memory itself: it has
-// `template <int Threads, int Items> store_tile(index_t* results, int n, index_t a0)`, which every
-// thread of every tile calls (tiles without a's keys too) and which may overwrite results, and
-// `prepare(ctx, num_tiles)`, which the launch calls first (the join's bounds and their rows'
-// offsets: kernel/join.cuh).
-template <class Out, class = void>
-constexpr bool is_tile_sink = false;
-template <class Out>
-constexpr bool is_tile_sink<Out, std::void_t<typename Out::tile_sink>> = true;
 
 template <class Policy, class AIt, class AOut, class BOut, search TypeA, search TypeB, bool NarrowStaging = false>
 using search_layout_of =
