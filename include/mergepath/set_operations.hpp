@@ -21,12 +21,11 @@
 // walk found by Merge Path and moved within the run of equivalent keys they cut (set_path) split it
 // into independent shares: tiles on a GPU (then per thread inside a tile's shared memory), one per
 // thread on the CPU. A GPU tile counts its output, a scan of the counts places it, and the tile
-// writes it compacted; a CPU thread writes its share's output where its inputs start and the
-// shares then move down. O(a_count + b_count) work.
+// writes it compacted; a CPU thread steps four walks together, first counting what each keeps,
+// then (once a scan has placed them) writing it. O(a_count + b_count) work.
 //
 // Requires a and b sorted by comp; otherwise the result is unspecified but nothing outside a, b
-// and out's capacity is read or written. On the CPU out is read back (the shares' moves) when the
-// call uses more than one thread. Throws std::invalid_argument for a negative count or a null
+// and out's capacity is read or written. Throws std::invalid_argument for a negative count or a null
 // pointer with a non-zero count, and in checked mode (ctx.set_checked(true)) for unsorted input,
 // naming the first position out of order, before anything is written; cuda_error when a CUDA call
 // fails. On a GPU the call waits for the count, not for the output to be written.

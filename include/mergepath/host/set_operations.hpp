@@ -1,12 +1,10 @@
-// The set operations on a host_context: the walk (thread/set_operations.hpp) is cut into one
-// share per thread at set_path's points; each thread writes its share's output where the share's
-// inputs begin (it never writes more elements than it consumes; keys alone in plain arrays through
-// std::set_*), then the shares after the first move down to close the gaps.
+// The set operations on a host_context: the walk (thread/set_operations.hpp) is cut at set_path's
+// points into a few walks per thread, stepped together; one pass counts what each walk keeps, a
+// scan places them, a second pass writes each walk's output straight to its place.
 #pragma once
 
 #include <algorithm>
 #include <cstddef>
-#include <type_traits>
 #include <vector>
 
 #include "../context.hpp"
@@ -19,70 +17,46 @@
 namespace mergepath {
 namespace host {
 
-// Keys-only calls pass nullptr for the values.
-template <class Vals>
-constexpr bool has_values = !std::is_same_v<Vals, std::nullptr_t>;
-
-// One share's walk for keys alone in plain arrays: the standard library's own loop, which keeps the same elements
-// (the same copies of equivalent keys) as serial_set_operation. libstdc++'s set_difference loop
-// is the faster one (2^22 + 2^22 int32 on 2 threads: 1.63-1.73x -> 1.92x std::set_difference;
-// the other three as fast either way).
-template <set_op Op, class AIt, class BIt, class OutIt, class Comp>
-OutIt standard_set_operation(AIt a_first, AIt a_last, BIt b_first, BIt b_last, OutIt out, Comp comp) {
-  if constexpr (Op == set_op::union_) return std::set_union(a_first, a_last, b_first, b_last, out, comp);
-  if constexpr (Op == set_op::intersection)
-    return std::set_intersection(a_first, a_last, b_first, b_last, out, comp);
-  if constexpr (Op == set_op::difference) return std::set_difference(a_first, a_last, b_first, b_last, out, comp);
-  if constexpr (Op == set_op::symmetric_difference)
-    return std::set_symmetric_difference(a_first, a_last, b_first, b_last, out, comp);
-}
+// Walks a thread steps together: 2^22 + 2^22 int32 keys, set_union on one core (AMD EPYC):
+// std::set_union 27 ms, one branch-free walk 17 ms, two 8.6, four 4.5, eight 4.6.
+constexpr int set_walks_per_thread = 4;
 
 template <set_op Op, class AKeys, class AVals, class BKeys, class BVals, class OutKeys, class OutVals, class Comp>
 index_t set_operation(const host_context& ctx, AKeys a_keys, AVals a_vals, index_t a_count, BKeys b_keys, BVals b_vals,
                       index_t b_count, OutKeys out_keys, OutVals out_vals, Comp comp) {
+  constexpr int walks_per_thread = set_walks_per_thread;
   const index_t total = a_count + b_count;
-  const index_t chunks = chunk_count(ctx, total);
-  std::vector<set_split<index_t>> splits(static_cast<std::size_t>(chunks) + 1);
-  parallel_for(ctx, chunks + 1, [&](index_t c) {
-    splits[static_cast<std::size_t>(c)] = set_path(a_keys, a_count, b_keys, b_count, total * c / chunks, comp);
+  const index_t threads = chunk_count(ctx, total);
+  const index_t walk_count = threads * walks_per_thread;
+  std::vector<set_split<index_t>> splits(static_cast<std::size_t>(walk_count) + 1);
+  parallel_for(ctx, walk_count + 1, [&](index_t w) {
+    splits[static_cast<std::size_t>(w)] = set_path(a_keys, a_count, b_keys, b_count, total * w / walk_count, comp);
   });
-  for (std::size_t c = 1; c < splits.size(); ++c) {  // monotone whatever the data (shares never overlap)
-    splits[c].a = std::max(splits[c].a, splits[c - 1].a);
-    splits[c].b = std::max(splits[c].b, splits[c - 1].b);
+  for (std::size_t w = 1; w < splits.size(); ++w) {  // monotone whatever the data (walks never overlap)
+    splits[w].a = std::max(splits[w].a, splits[w - 1].a);
+    splits[w].b = std::max(splits[w].b, splits[w - 1].b);
   }
-  // Where share c writes first: intersection and difference output only elements of a.
-  auto base = [&](index_t c) {
-    const set_split<index_t>& s = splits[static_cast<std::size_t>(c)];
-    return detail::keeps_b_only(Op) ? s.a + s.b : s.a;
+  struct thread_walks {
+    set_walk<index_t> walk[walks_per_thread];
   };
-  std::vector<index_t> written(static_cast<std::size_t>(chunks));
-  parallel_for(ctx, chunks, [&](index_t c) {
-    const set_split<index_t> s0 = splits[static_cast<std::size_t>(c)], s1 = splits[static_cast<std::size_t>(c) + 1];
-    index_t k = base(c);
-    if constexpr (!has_values<OutVals> && std::is_pointer_v<AKeys> && std::is_pointer_v<BKeys> &&
-                  std::is_pointer_v<OutKeys>) {
-      const auto end = standard_set_operation<Op>(a_keys + s0.a, a_keys + s1.a, b_keys + s0.b, b_keys + s1.b,
-                                                  out_keys + k, comp);
-      written[static_cast<std::size_t>(c)] = static_cast<index_t>(end - (out_keys + k));
-      return;
-    }
-    written[static_cast<std::size_t>(c)] =
-        serial_set_operation<Op>(a_keys, s0.a, s1.a, b_keys, s0.b, s1.b, comp, [&](bool from_b, index_t i) {
-          out_keys[k] = from_b ? b_keys[i] : a_keys[i];
-          if constexpr (has_values<OutVals>) out_vals[k] = from_b ? b_vals[i] : a_vals[i];
-          ++k;
-        });
-  });
-  index_t offset = written[0];
-  for (index_t c = 1; c < chunks; ++c) {  // offset <= base(c): each move goes down
-    const index_t from = base(c), n = written[static_cast<std::size_t>(c)];
-    if (from != offset)
-      for (index_t k = 0; k < n; ++k) {  // forward: the ranges may overlap, the move goes down
-        out_keys[offset + k] = out_keys[from + k];
-        if constexpr (has_values<OutVals>) out_vals[offset + k] = out_vals[from + k];
-      }
-    offset += n;
+  std::vector<thread_walks> walks(static_cast<std::size_t>(threads));
+  for (index_t w = 0; w < walk_count; ++w) {
+    const set_split<index_t> s0 = splits[static_cast<std::size_t>(w)], s1 = splits[static_cast<std::size_t>(w) + 1];
+    walks[static_cast<std::size_t>(w / walks_per_thread)].walk[w % walks_per_thread] = {s0.a, s1.a, s0.b, s1.b, 0, 0};
   }
+  parallel_for(ctx, threads,
+               [&](index_t t) { count_set_walks<Op>(a_keys, b_keys, walks[static_cast<std::size_t>(t)].walk, comp); });
+  index_t offset = 0;
+  for (thread_walks& group : walks)
+    for (set_walk<index_t>& w : group.walk) {  // out_end - out: what the walk keeps
+      const index_t kept = w.out_end - w.out;
+      w.out = offset;
+      w.out_end = offset += kept;
+    }
+  parallel_for(ctx, threads, [&](index_t t) {
+    write_set_walks<Op>(a_keys, a_vals, b_keys, b_vals, out_keys, out_vals, walks[static_cast<std::size_t>(t)].walk,
+                        comp);
+  });
   return offset;
 }
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <limits>
 #include <type_traits>
 
 #include "../detail/config.hpp"
@@ -67,34 +68,110 @@ MERGEPATH_HD set_split<Index> set_path(AIt a, Index a_count, BIt b, Index b_coun
                                   merge_path<bounds::lower>(a, a_count, b, b_count, diag, comp), comp);
 }
 
-// The walk of std::set_union and its siblings over a[i, a_end) and b[j, b_end): a smaller key is
-// consumed alone, equivalent keys as a pair; emit(from_b, index) for every element op keeps, in
-// output order. Returns how many it emitted. Reads only inside the two ranges, whatever the data.
-// emit may be host-only where the walk runs on the host (the CPU backend's lambdas).
-#if defined(__CUDACC__)
-#pragma nv_exec_check_disable
-#endif
-template <set_op Op, class AIt, class BIt, class Index, class Comp, class Emit>
-MERGEPATH_HD Index serial_set_operation(AIt a, Index i, Index a_end, BIt b, Index j, Index b_end, Comp comp,
-                                        Emit emit) {
-  Index emitted = 0;
-  while (i < a_end && j < b_end) {
-    if (comp(a[i], b[j])) {
-      if (detail::keeps_a_only(Op)) emit(false, i), ++emitted;
-      ++i;
-    } else if (comp(b[j], a[i])) {
-      if (detail::keeps_b_only(Op)) emit(true, j), ++emitted;
-      ++j;
-    } else {
-      if (detail::keeps_pair(Op)) emit(false, i), ++emitted;
-      ++i, ++j;
+// A CPU thread's share of the walk of std::set_union and its siblings: a[a, a_end) against
+// b[b, b_end), kept elements written to out[out, out_end). The walk consumes a smaller key alone
+// and equivalent keys as a pair (a's copy is the one kept); set_walk_kept says how many it keeps.
+template <class Index>
+struct set_walk {
+  Index a, a_end, b, b_end, out, out_end;
+};
+
+namespace detail {
+
+// How many elements op keeps from a walk that met `pairs` pairs before either side ran out (the
+// rest of the other side is all a_only or all b_only).
+template <set_op Op, class Index>
+constexpr Index set_walk_kept(const set_walk<Index>& w, Index pairs) {
+  const Index a_left = w.a_end - w.a, b_left = w.b_end - w.b;
+  if constexpr (Op == set_op::union_) return a_left + b_left - pairs;
+  if constexpr (Op == set_op::intersection) return pairs;
+  if constexpr (Op == set_op::difference) return a_left - pairs;
+  if constexpr (Op == set_op::symmetric_difference) return a_left + b_left - 2 * pairs;
+}
+
+// Steps every walk once a round, for as many rounds as none can run out of a side or of output
+// room (`room` of a walk), then `finish` does what is left of each.
+template <int Walks, class Index, class Room, class Step, class Finish>
+void step_set_walks(set_walk<Index> (&walks)[Walks], Room room, Step step, Finish finish) {
+  for (;;) {
+    Index steps = std::numeric_limits<Index>::max();
+    for (int w = 0; w < Walks; ++w)
+      steps = min_of(steps, min_of(room(walks[w]), min_of(walks[w].a_end - walks[w].a, walks[w].b_end - walks[w].b)));
+    if (steps <= 0) break;
+    for (Index s = 0; s < steps; ++s) {
+      MERGEPATH_UNROLL
+      for (int w = 0; w < Walks; ++w) step(walks[w]);
     }
   }
-  if (detail::keeps_a_only(Op))
-    for (; i < a_end; ++i) emit(false, i), ++emitted;
-  if (detail::keeps_b_only(Op))
-    for (; j < b_end; ++j) emit(true, j), ++emitted;
-  return emitted;
+  for (int w = 0; w < Walks; ++w) finish(walks[w]);
+}
+
+}  // namespace detail
+
+// Sets each walk's out_end to out + the number of elements op keeps from it. The walks are
+// stepped together in one loop, as serial_merge_chained steps its merges: a step waits for the
+// loads of the step before it, and a core overlaps the walks' waits. Each step is arithmetic, not
+// branches (on random keys a branch mispredicts half the time).
+template <set_op Op, int Walks, class AIt, class BIt, class Index, class Comp>
+void count_set_walks(AIt a, BIt b, set_walk<Index> (&walks)[Walks], Comp comp) {
+  set_walk<Index> moving[Walks];  // out counts the walk's pairs
+  for (int w = 0; w < Walks; ++w) moving[w] = {walks[w].a, walks[w].a_end, walks[w].b, walks[w].b_end, 0, 0};
+  auto step = [&](set_walk<Index>& w) {
+    const bool a_first = comp(a[w.a], b[w.b]), b_first = comp(b[w.b], a[w.a]);
+    w.out += !(a_first || b_first);
+    w.a += !b_first;
+    w.b += !a_first;
+  };
+  detail::step_set_walks(
+      moving, [](const set_walk<Index>&) { return std::numeric_limits<Index>::max(); }, step,
+      [&](set_walk<Index>& w) {
+        while (w.a < w.a_end && w.b < w.b_end) step(w);
+      });
+  for (int w = 0; w < Walks; ++w) walks[w].out_end = walks[w].out + detail::set_walk_kept<Op>(walks[w], moving[w].out);
+}
+
+// Writes what op keeps of each walk to out_keys[out, out_end) (out_end from count_set_walks),
+// with its value where out_vals is not nullptr; the same elements std::set_union and its
+// siblings keep, in their order. Every step stores its candidate at the walk's next output slot,
+// which a kept element then claims; a walk stops once its output is full, so no store lands
+// outside its range, whatever the data.
+template <set_op Op, int Walks, class AKeys, class AVals, class BKeys, class BVals, class OutKeys, class OutVals,
+          class Index, class Comp>
+void write_set_walks(AKeys a_keys, AVals a_vals, BKeys b_keys, BVals b_vals, OutKeys out_keys, OutVals out_vals,
+                     set_walk<Index> (&walks)[Walks], Comp comp) {
+  constexpr bool with_values = !std::is_same_v<OutVals, std::nullptr_t>;
+  auto step = [&](set_walk<Index>& w) {
+    const auto x = a_keys[w.a];
+    const auto y = b_keys[w.b];
+    const bool a_first = comp(x, y), b_first = comp(y, x);
+    // Equivalent keys: a's copy for union and intersection; symmetric difference keeps neither.
+    const bool from_b = Op == set_op::union_ ? b_first : Op == set_op::symmetric_difference ? !a_first : false;
+    out_keys[w.out] = from_b ? y : x;
+    if constexpr (with_values) out_vals[w.out] = from_b ? b_vals[w.b] : a_vals[w.a];
+    const bool paired = !(a_first || b_first);
+    w.out += Op == set_op::union_         ? true
+             : Op == set_op::intersection ? paired
+             : Op == set_op::difference   ? a_first
+                                          : !paired;
+    w.a += !b_first;
+    w.b += !a_first;
+  };
+  detail::step_set_walks(
+      walks, [](const set_walk<Index>& w) { return w.out_end - w.out; }, step,
+      [&](set_walk<Index>& w) {
+        while (w.out < w.out_end && w.a < w.a_end && w.b < w.b_end) step(w);
+        // One side is done: the other's rest is kept or not as a whole.
+        if (detail::keeps_a_only(Op))
+          for (; w.out < w.out_end && w.a < w.a_end; ++w.a, ++w.out) {
+            out_keys[w.out] = a_keys[w.a];
+            if constexpr (with_values) out_vals[w.out] = a_vals[w.a];
+          }
+        if (detail::keeps_b_only(Op))
+          for (; w.out < w.out_end && w.b < w.b_end; ++w.b, ++w.out) {
+            out_keys[w.out] = b_keys[w.b];
+            if constexpr (with_values) out_vals[w.out] = b_vals[w.b];
+          }
+      });
 }
 
 // The order a share's merge takes equivalent keys in (below): b's copies first for intersection
