@@ -151,6 +151,39 @@ TEST(HostJoinUnchecked, UnsortedInputStaysInBounds) {
     }
 }
 
+// Sorted a against unsorted b on several threads: long runs of partners push the chunks past
+// their stored rows, so each is walked again straight into the result. That second walk must make
+// the rows the first counted (it once took another walk, whose rows on unsorted input differ, and
+// wrote past the result: AddressSanitizer showed it).
+template <join_kind Kind>
+void check_unsorted_b_rewalk(const std::vector<int>& a, const std::vector<int>& b, int threads) {
+  host_context ctx(threads);
+  const auto na = static_cast<index_t>(a.size()), nb = static_cast<index_t>(b.size());
+  auto r = mergepath::merge_join<Kind, std::int32_t>(ctx, checked_view(a), na, checked_view(b), nb);
+  for (std::int64_t k = 0; k < r.size(); ++k) {
+    ASSERT_TRUE(r.a_index()[k] >= -1 && r.a_index()[k] < na) << "row " << k;
+    if (mergepath::detail::has_b_index(Kind)) ASSERT_TRUE(r.b_index()[k] >= -1 && r.b_index()[k] < nb) << "row " << k;
+  }
+}
+
+TEST(HostJoinUnchecked, ChunksWalkedTwiceStayInBounds) {
+  for (int threads : {2, 3})
+    for (int range : {7, 40}) {
+      SCOPED_TRACE(::testing::Message() << "threads " << threads << " keys in [0, " << range << ")");
+      std::mt19937_64 rng(case_seed({threads, range}));
+      std::vector<int> a(120000), b(2000);
+      for (auto& x : a) x = static_cast<int>(rng() % static_cast<unsigned>(range));
+      for (auto& x : b) x = static_cast<int>(rng() % static_cast<unsigned>(range));
+      std::sort(a.begin(), a.end());
+      check_unsorted_b_rewalk<join_kind::inner>(a, b, threads);
+      check_unsorted_b_rewalk<join_kind::left>(a, b, threads);
+      check_unsorted_b_rewalk<join_kind::right>(a, b, threads);
+      check_unsorted_b_rewalk<join_kind::full_outer>(a, b, threads);
+      check_unsorted_b_rewalk<join_kind::left_semi>(a, b, threads);
+      check_unsorted_b_rewalk<join_kind::left_anti>(a, b, threads);
+    }
+}
+
 // The GPU join's partner count: from each key's lower bound, partners_end finds its upper bound,
 // for runs of every length around the three reads it issues together and at b's end; on unsorted b
 // it stays in [lb, b_count] and reads only b.

@@ -143,18 +143,21 @@ class chunk_rows {
   detail::host_buffer<Index> scratch_;  // where the rows past the limit go, overwritten
 };
 
-// serial_merge_join's rows for the kinds without lone b rows (inner, left, left_semi, left_anti),
-// into chunk_rows, with fewer mispredicted branches (inner 1.45x faster on 1:1 keys): the lower
-// bound moves 4 keys at a time, counted without a branch, and each a row's first rows are written
-// before knowing how many of them it makes (its first two partners; left: (i, -1) in the first
-// slot where it has none; semi and anti: the row itself).
+// A sequential merge join of one chunk into chunk_rows: the rows of a rows [a_begin, a_end) and
+// (keeps_lone_b kinds) the lone b rows [b_begin, b_end), in output order; lower is a[a_begin]'s
+// lower bound in b. Few mispredicted branches (inner 1.45x faster on 1:1 keys than a branch per
+// case): the lower bound moves 4 keys at a time, counted without a branch, and each a row's
+// first rows are written before knowing how many it makes (its first two partners; left and full
+// outer: (i, -1) in the first slot where it has none; semi and anti: the row itself). The lone b
+// rows before a[i] are those from the last a row's upper bound to a[i]'s lower bound. For any
+// data only a[0, a_end) and b[0, b_count) are read, and the same call makes the same rows.
 template <join_kind Kind, class Index, bool HasB, class AIt, class BIt, class Comp, class ARow, class BRow>
-void a_rows_join_walk(AIt a, index_t a_begin, index_t a_end, BIt b, index_t b_count, index_t lower, Comp comp,
-                      ARow a_row, BRow b_row, chunk_rows<Index, HasB>& out) {
-  static_assert(!detail::keeps_lone_b(Kind), "lone b rows are placed by serial_merge_join");
+void chunk_join_walk(AIt a, index_t a_begin, index_t a_end, BIt b, index_t b_count, index_t lower, index_t b_begin,
+                     index_t b_end, Comp comp, ARow a_row, BRow b_row, chunk_rows<Index, HasB>& out) {
   constexpr index_t step = 4;
   constexpr bool semi_or_anti = Kind == join_kind::left_semi || Kind == join_kind::left_anti;
   index_t lo = lower, hi = lower;
+  index_t lone = b_begin;  // the next b row that may be lone (keeps_lone_b kinds)
   for (index_t i = a_begin; i < a_end; ++i) {
     const auto key = a[i];  // a copy: the rows' stores could alias a[i]
     while (lo + step <= b_count) {
@@ -164,6 +167,8 @@ void a_rows_join_walk(AIt a, index_t a_begin, index_t a_end, BIt b, index_t b_co
       if (before < step) break;
     }
     while (lo < b_count && comp(b[lo], key)) ++lo;
+    if constexpr (detail::keeps_lone_b(Kind))
+      for (const index_t end = detail::min_of(lo, b_end); lone < end; ++lone) out.push(Index(-1), b_row(lone));
     if constexpr (semi_or_anti) {  // one row or none: whether b[lo] is key's
       const bool matched = lo < b_count && !comp(key, b[lo]);
       out.reserve(1);
@@ -181,10 +186,14 @@ void a_rows_join_walk(AIt a, index_t a_begin, index_t a_end, BIt b, index_t b_co
       y[1] = b_row(lo + 1);
       out.take(detail::keeps_lone_a(Kind) ? detail::max_of(partners, index_t{1}) : partners);
       r += partners;
-      if (partners < 2) continue;
+      if (partners < 2) {
+        lone = detail::max_of(lone, r);
+        continue;
+      }
     }
     hi = detail::max_of(hi, r);  // a repeated key keeps its upper bound
     while (hi < b_count && !comp(key, b[hi])) ++hi;
+    lone = detail::max_of(lone, hi);
     if constexpr (detail::keeps_lone_a(Kind))
       if (hi == lo) out.push(a_row(i), Index(-1));  // only near b's end: else written above
     for (; r < hi; ++r) {
@@ -195,10 +204,12 @@ void a_rows_join_walk(AIt a, index_t a_begin, index_t a_end, BIt b, index_t b_co
       out.push(a_row(i), b_row(r));
     }
   }
+  if constexpr (detail::keeps_lone_b(Kind))
+    for (; lone < b_end; ++lone) out.push(Index(-1), b_row(lone));
 }
 
-// The join in chunks of equal a + b (merge path splits), each walked once (a_rows_join_walk, or
-// serial_merge_join where lone b rows are kept) into chunk_rows: the first chunk into the result itself, the others
+// The join in chunks of equal a + b (merge path splits), each walked once (chunk_join_walk) into
+// chunk_rows: the first chunk into the result itself, the others
 // into blocks copied into place in parallel once the chunks' row counts give their offsets (a copy costs far less than
 // a second walk). Returns false where one chunk holds half again a thread's share of the rows (key groups, or far more
 // rows than inputs): join_by_rows then balances the rows themselves.
@@ -217,12 +228,6 @@ bool join_by_chunks(const host_context& ctx, AIt a, index_t a_count, BIt b, inde
     lower[c] = i < a_count ? binary_search_bound<bounds::lower>(b, b_count, a[i], comp) : b_count;
     b_begin[c] = c == 0 ? 0 : c == chunks ? b_count : detail::max_of(lower[c], b_begin[c - 1]);
   }
-  auto walk = [&](index_t c, auto&& emit) {
-    detail::serial_merge_join<Kind>(a, a_begin[c], a_begin[c + 1], b, b_count, lower[c], b_begin[c], b_begin[c + 1],
-                                    comp, emit);
-  };
-  auto a_row = [&](index_t i) { return i < 0 ? Index(-1) : static_cast<Index>(a_rows[i]); };
-  auto b_row = [&](index_t j) { return j < 0 ? Index(-1) : static_cast<Index>(b_rows[j]); };
 
   // The result sized for the usual joins (semi and anti joins make at most a row per a row); a
   // larger one is allocated once the rows are counted. Untouched, its excess costs no memory.
@@ -232,19 +237,21 @@ bool join_by_chunks(const host_context& ctx, AIt a, index_t a_count, BIt b, inde
   // Past its share of the inputs (plus a margin) a chunk only counts its rows: key groups are walked
   // again into place, or left to join_by_rows, without storing millions of rows first.
   const index_t limit = (a_count + b_count) / chunks + (index_t{1} << 16);
+  // Both walks of a chunk (below) take this one, so that the second makes the rows the first
+  // counted, whatever the data.
+  auto walk = [&](index_t c, chunk_rows<Index, has_b>& out) {
+    chunk_join_walk<Kind>(
+        a, a_begin[c], a_begin[c + 1], b, b_count, lower[c], b_begin[c], b_begin[c + 1], comp,
+        [&](index_t i) { return static_cast<Index>(a_rows[i]); },
+        [&](index_t j) { return static_cast<Index>(b_rows[j]); }, out);  // rows >= 0: no -1 test
+    out.finish();
+  };
   std::vector<chunk_rows<Index, has_b>> rows(static_cast<std::size_t>(chunks));
   parallel_for(ctx, chunks, [&](index_t c) {
     // Filled on the stack: the chunks' cursors side by side would share cache lines.
     chunk_rows<Index, has_b> out(c == 0 ? a_out.data() : nullptr, c == 0 ? b_out.data() : nullptr, c == 0 ? room : 0,
                                  limit);
-    if constexpr (!detail::keeps_lone_b(Kind))
-      a_rows_join_walk<Kind>(
-          a, a_begin[c], a_begin[c + 1], b, b_count, lower[c], comp,
-          [&](index_t i) { return static_cast<Index>(a_rows[i]); },
-          [&](index_t j) { return static_cast<Index>(b_rows[j]); }, out);  // rows >= 0: no -1 test
-    else
-      walk(c, [&](index_t i, index_t j) { out.push(a_row(i), b_row(j)); });
-    out.finish();
+    walk(c, out);
     rows[static_cast<std::size_t>(c)] = std::move(out);
   });
   std::vector<index_t> offsets(static_cast<std::size_t>(chunks) + 1, 0);
@@ -287,11 +294,20 @@ bool join_by_chunks(const host_context& ctx, AIt a, index_t a_count, BIt b, inde
   if (!all_stored)
     parallel_for(ctx, chunks, [&](index_t c) {
       if (rows[static_cast<std::size_t>(c)].complete()) return;
-      Index *a_to = a_res.data() + offsets[c], *b_to = b_res.data() + (has_b ? offsets[c] : 0);
-      walk(c, [&](index_t i, index_t j) {
-        *a_to++ = a_row(i);
-        if constexpr (has_b) *b_to++ = b_row(j);
-      });
+      const index_t n = offsets[c + 1] - offsets[c];
+      Index *a_to = a_res.data() + offsets[c], *b_to = has_b ? b_res.data() + offsets[c] : nullptr;
+      chunk_rows<Index, has_b> out(a_to, b_to, n, n);  // never more than n rows in place
+      walk(c, out);
+      // A reserve at the room's end puts the last few rows in a block of their own.
+      index_t at = 0;
+      for (const auto& s : out.segments()) {
+        const index_t take = detail::min_of(s.rows, n - at);
+        if (s.a != a_to + at) {
+          std::copy(s.a, s.a + take, a_to + at);
+          if constexpr (has_b) std::copy(s.b, s.b + take, b_to + at);
+        }
+        at += take;
+      }
     });
   result = {total, std::move(a_res), std::move(b_res), has_b};
   return true;

@@ -197,34 +197,6 @@ MERGEPATH_HD void advance_partner_bounds(const Key& key, BIt b, index_t b_count,
   while (hi < b_count && !comp(key, b[hi])) ++hi;
 }
 
-// A sequential merge join of one chunk: the output rows of a rows [a_begin, a_end) and of the lone
-// b rows [b_begin, b_end) (keeps_lone_b kinds), in output order, each passed to emit(a_row, b_row)
-// (-1: no partner; semi and anti joins pass -1 as b_row). lower is a[a_begin]'s lower bound in b.
-// For any data only a[0, a_end) and b[0, b_count) are read, and the same call emits the same rows.
-template <join_kind Kind, class AIt, class BIt, class Comp, class Emit>
-void serial_merge_join(AIt a, index_t a_begin, index_t a_end, BIt b, index_t b_count, index_t lower, index_t b_begin,
-                       index_t b_end, Comp comp, Emit&& emit) {
-  index_t lo = lower, hi = lower, j = b_begin;
-  for (index_t i = a_begin; i < a_end; ++i) {
-    advance_partner_bounds(a[i], b, b_count, lo, hi, comp);
-    if constexpr (keeps_lone_b(Kind))  // the b rows ordered before a[i] and after a[i - 1]
-      for (const index_t before = min_of(lo, b_end); j < before; ++j)
-        if (is_lone_b(a, b, j, i, comp)) emit(index_t{-1}, j);
-    if constexpr (Kind == join_kind::left_semi) {
-      if (hi > lo) emit(i, index_t{-1});
-    } else if constexpr (Kind == join_kind::left_anti) {
-      if (hi == lo) emit(i, index_t{-1});
-    } else {
-      for (index_t r = lo; r < hi; ++r) emit(i, r);
-      if constexpr (keeps_lone_a(Kind))
-        if (hi == lo) emit(i, index_t{-1});
-    }
-  }
-  if constexpr (keeps_lone_b(Kind))
-    for (; j < b_end; ++j)
-      if (is_lone_b(a, b, j, a_end, comp)) emit(index_t{-1}, j);
-}
-
 }  // namespace detail
 
 // The result of a join (join.hpp): its rows' a and b row numbers, owned, in the memory where the
