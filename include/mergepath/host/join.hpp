@@ -209,10 +209,10 @@ void chunk_join_walk(AIt a, index_t a_begin, index_t a_end, BIt b, index_t b_cou
 }
 
 // The join in chunks of equal a + b (merge path splits), each walked once (chunk_join_walk) into
-// chunk_rows: the first chunk into the result itself, the others
-// into blocks copied into place in parallel once the chunks' row counts give their offsets (a copy costs far less than
-// a second walk). Returns false where one chunk holds half again a thread's share of the rows (key groups, or far more
-// rows than inputs): join_by_rows then balances the rows themselves.
+// chunk_rows: the first chunk into the result itself, the others into blocks copied into place in
+// parallel once the chunks' row counts give their offsets (a copy costs far less than a second
+// walk). Returns false where one chunk holds half again a thread's share of the rows (key groups,
+// or far more rows than inputs): join_by_rows then balances the rows themselves.
 template <join_kind Kind, class Index, class AIt, class BIt, class ARows, class BRows, class Comp>
 bool join_by_chunks(const host_context& ctx, AIt a, index_t a_count, BIt b, index_t b_count, ARows a_rows, BRows b_rows,
                     Comp comp, join_result<host_context, Index>& result) {

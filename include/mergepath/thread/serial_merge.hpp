@@ -81,14 +81,25 @@ void split_merge_chains(AIt a, Index a_count, BIt b, Index b_count, Comp comp, m
   }
 }
 
+// No bound on a chain's steps but its two sides.
+struct unbounded_room {
+  template <class Chain>
+  constexpr auto operator()(const Chain&) const {
+    return std::numeric_limits<decltype(Chain::a)>::max();
+  }
+};
+
 // Steps every chain once a round while none can run out (a round's steps are bounded by the
-// shortest side left), then `finish` merges what is left of each.
-template <int Chains, class Index, class Step, class Finish>
-void step_merge_chains(merge_chain<Index> (&chains)[Chains], Step step, Finish finish) {
+// shortest side left, and by room(chain) where a chain's output is bounded: the set operations'
+// walks), then `finish` does what is left of each. A chain has a, a_end, b and b_end.
+template <int Chains, class Chain, class Step, class Finish, class Room = unbounded_room>
+void step_merge_chains(Chain (&chains)[Chains], Step step, Finish finish, Room room = {}) {
+  using Index = decltype(Chain::a);
   for (;;) {
     Index steps = std::numeric_limits<Index>::max();
     for (int c = 0; c < Chains; ++c)
-      steps = min_of(steps, min_of(chains[c].a_end - chains[c].a, chains[c].b_end - chains[c].b));
+      steps =
+          min_of(steps, min_of(room(chains[c]), min_of(chains[c].a_end - chains[c].a, chains[c].b_end - chains[c].b)));
     if (steps <= 0) break;
     for (Index s = 0; s < steps; ++s) {
       MERGEPATH_UNROLL

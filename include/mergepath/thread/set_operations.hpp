@@ -11,6 +11,7 @@
 #include "../functional.hpp"
 #include "binary_search.hpp"
 #include "merge_path.hpp"
+#include "serial_merge.hpp"
 #include "serial_search.hpp"
 
 namespace mergepath {
@@ -89,23 +90,6 @@ constexpr Index set_walk_kept(const set_walk<Index>& w, Index pairs) {
   if constexpr (Op == set_op::symmetric_difference) return a_left + b_left - 2 * pairs;
 }
 
-// Steps every walk once a round, for as many rounds as none can run out of a side or of output
-// room (`room` of a walk), then `finish` does what is left of each.
-template <int Walks, class Index, class Room, class Step, class Finish>
-void step_set_walks(set_walk<Index> (&walks)[Walks], Room room, Step step, Finish finish) {
-  for (;;) {
-    Index steps = std::numeric_limits<Index>::max();
-    for (int w = 0; w < Walks; ++w)
-      steps = min_of(steps, min_of(room(walks[w]), min_of(walks[w].a_end - walks[w].a, walks[w].b_end - walks[w].b)));
-    if (steps <= 0) break;
-    for (Index s = 0; s < steps; ++s) {
-      MERGEPATH_UNROLL
-      for (int w = 0; w < Walks; ++w) step(walks[w]);
-    }
-  }
-  for (int w = 0; w < Walks; ++w) finish(walks[w]);
-}
-
 }  // namespace detail
 
 // Sets each walk's out_end to out + the number of elements op keeps from it. The walks are
@@ -122,11 +106,9 @@ void count_set_walks(AIt a, BIt b, set_walk<Index> (&walks)[Walks], Comp comp) {
     w.a += !b_first;
     w.b += !a_first;
   };
-  detail::step_set_walks(
-      moving, [](const set_walk<Index>&) { return std::numeric_limits<Index>::max(); }, step,
-      [&](set_walk<Index>& w) {
-        while (w.a < w.a_end && w.b < w.b_end) step(w);
-      });
+  detail::step_merge_chains(moving, step, [&](set_walk<Index>& w) {
+    while (w.a < w.a_end && w.b < w.b_end) step(w);
+  });
   for (int w = 0; w < Walks; ++w) walks[w].out_end = walks[w].out + detail::set_walk_kept<Op>(walks[w], moving[w].out);
 }
 
@@ -156,8 +138,8 @@ void write_set_walks(AKeys a_keys, AVals a_vals, BKeys b_keys, BVals b_vals, Out
     w.a += !b_first;
     w.b += !a_first;
   };
-  detail::step_set_walks(
-      walks, [](const set_walk<Index>& w) { return w.out_end - w.out; }, step,
+  detail::step_merge_chains(
+      walks, step,
       [&](set_walk<Index>& w) {
         while (w.out < w.out_end && w.a < w.a_end && w.b < w.b_end) step(w);
         // One side is done: the other's rest is kept or not as a whole.
@@ -171,7 +153,8 @@ void write_set_walks(AKeys a_keys, AVals a_vals, BKeys b_keys, BVals b_vals, Out
             out_keys[w.out] = b_keys[w.b];
             if constexpr (with_values) out_vals[w.out] = b_vals[w.b];
           }
-      });
+      },
+      [](const set_walk<Index>& w) { return w.out_end - w.out; });  // no store past the walk's output
 }
 
 // The order a share's merge takes equivalent keys in (below): b's copies first for intersection
