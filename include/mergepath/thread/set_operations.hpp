@@ -3,7 +3,6 @@
 #pragma once
 
 #include <cstddef>
-#include <limits>
 #include <type_traits>
 
 #include "../detail/config.hpp"
