@@ -162,7 +162,9 @@ void check_unsorted_b_rewalk(const std::vector<int>& a, const std::vector<int>& 
   auto r = mergepath::merge_join<Kind, std::int32_t>(ctx, checked_view(a), na, checked_view(b), nb);
   for (std::int64_t k = 0; k < r.size(); ++k) {
     ASSERT_TRUE(r.a_index()[k] >= -1 && r.a_index()[k] < na) << "row " << k;
-    if (mergepath::detail::has_b_index(Kind)) ASSERT_TRUE(r.b_index()[k] >= -1 && r.b_index()[k] < nb) << "row " << k;
+    if constexpr (mergepath::detail::has_b_index(Kind)) {
+      ASSERT_TRUE(r.b_index()[k] >= -1 && r.b_index()[k] < nb) << "row " << k;
+    }
   }
 }
 
