@@ -899,7 +899,7 @@ void run(long n, int reps) {
 }
 
 // --case mergesort N REPS: the table. --case mergesort N REPS profile: only mergepath's sorts of
-// int32 keys and pairs, once each, for a profiler.
+// int32 keys and pairs, once each, for a profiler. --case mergesort N REPS double: double keys.
 int probe_main(int argc, char** argv) {
   long n = argc > 1 ? std::atol(argv[1]) : (1l << 26);
   int reps = argc > 2 ? std::atoi(argv[2]) : 5;
@@ -913,6 +913,10 @@ int probe_main(int argc, char** argv) {
     keys = input;
     mergepath::mergesort_pairs(ctx, keys.data().get(), vals.data().get(), n);
     ctx.synchronize();
+    return 0;
+  }
+  if (argc > 3 && std::string(argv[3]) == "double") {  // 8-byte floating-point keys alone
+    run<double>(n, reps);
     return 0;
   }
   run<int>(n, reps);

@@ -189,7 +189,7 @@ TYPED_TEST_P(DistributedSort, RandomLargeSeveralRounds) {
   EXPECT_EQ("", sort_keys<TypeParam>(random_keys(index_t{1} << 17, 1 << 30, 3)));
 }
 
-// From 2^17 keys a rank, GPU ranks sort locally by CUB's radix sort (sort_tuning::radix_min_count):
+// 2^17 keys a rank and more, sorted locally by mergepath::sort (tuning/sort.hpp picks the method):
 // pairs (stability shows in the values) and doubles under greater<> (its descending form).
 TYPED_TEST_P(DistributedSort, LargePairsStable) {
   DISTRIBUTED_SKIP_UNAVAILABLE(TypeParam);

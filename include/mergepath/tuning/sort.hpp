@@ -1,6 +1,7 @@
 // Where mergepath::sort takes CUB's radix sort on a GPU, and where the merge sort.
 #pragma once
 
+#include <limits>
 #include <type_traits>
 
 #include "../detail/config.hpp"
@@ -9,6 +10,9 @@ namespace mergepath {
 
 // Where a sort's result goes: back into its input arrays, or into others (sort_copy).
 enum class sort_lands { in_place, in_other_arrays };
+
+// A radix_min_count that no sort reaches.
+constexpr index_t never_radix = std::numeric_limits<index_t>::max();
 
 struct sort_tuning {
   // From this many keys up the radix sort runs where it can: below, the merge sort of a few tiles
@@ -34,9 +38,12 @@ struct default_sort_policy {
   // find their own splits (5256577), keys of 4 bytes merge-sort faster up to 2^22 (69 against 79
   // us at 2^20, 1.48x against 1.25x CUB's merge sort at 2^22; radix 1.89x against 1.47x at 2^24).
   // Pairs take the radix sort past 2^19, where the merge sort's cluster sort ends (H200, int32
-  // pairs: 65 against 77 us at 2^19, 101 against 87 at 2^20).
+  // pairs: 65 against 77 us at 2^19, 101 against 87 at 2^20). Wider keys alone merge-sort at
+  // every size: CUB sorts 64-bit keys in twice the passes (H200, int64 keys, bench at 995efe0:
+  // 2^19 65 against 126 us, 2^22 360 against 389, 2^26 3.35 against 4.21 ms; double keys, probe:
+  // 2^20 0.112 against 0.164 ms, 2^27 6.20 against 8.21).
   static constexpr sort_tuning tuning{
-      std::is_void_v<Val> ? (sizeof(Key) <= 4 ? index_t{1} << 23 : index_t{1} << 19) : (index_t{1} << 19) + 1, 0, 0};
+      std::is_void_v<Val> ? (sizeof(Key) <= 4 ? index_t{1} << 23 : never_radix) : (index_t{1} << 19) + 1, 0, 0};
 };
 
 }  // namespace mergepath
