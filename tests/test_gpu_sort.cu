@@ -102,7 +102,8 @@ TYPED_TEST(GpuSortPairs, CopyStableLikeStdStableSort) {
   }
 }
 
-// The radix path from the first key on: empty and one-key sorts, odd sizes, narrow keys.
+// The radix path from the first key on: empty and one-key sorts, odd sizes, narrow keys, and
+// 8-byte keys alone (which the default tuning merge-sorts at every size).
 struct always_radix {
   static constexpr mergepath::sort_tuning tuning{0};
 };
@@ -117,6 +118,10 @@ TEST_F(GpuSortRadixPath, EverySize) {
                                            [](auto& ctx, auto keys, index_t n) {
                                              mergepath::sort_tuned<always_radix>(ctx, keys, n);
                                            }));
+    ASSERT_NO_FATAL_FAILURE(
+        check_gpu_sort(ctx, make_sort_keys<double>(c), mergepath::greater<>{}, [](auto& ctx, auto keys, index_t n) {
+          mergepath::sort_tuned<always_radix>(ctx, keys, n, mergepath::greater<>{});
+        }));
     ASSERT_NO_FATAL_FAILURE((check_gpu_sort_pairs<std::int16_t, std::int64_t>(
         ctx, make_sort_keys<std::int16_t>(c), mergepath::greater<>{}, [](auto& ctx, auto keys, auto vals, index_t n) {
           mergepath::sort_pairs_tuned<always_radix>(ctx, keys, vals, n, mergepath::greater<>{});
