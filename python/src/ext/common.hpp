@@ -33,8 +33,9 @@ struct key_greater {
   MERGEPATH_HD bool operator()(const T& a, const T& b) const { return key_less<T>{}(b, a); }
 };
 
-// The same order as mergepath's own comparator where one exists (integer keys): mergepath::sort
-// takes CUB's radix sort for those on a GPU. Floats keep the NaN-last order (and the merge sort).
+// The same order as mergepath's own comparator where one exists (integer keys), so that
+// mergepath::sort may take CUB's radix sort on a GPU where tuning/sort.hpp says it wins. Floats
+// keep the NaN-last order (and the merge sort).
 template <class K, class Comp>
 auto plain_order(Comp comp) {
   if constexpr (!std::is_integral_v<K>)
