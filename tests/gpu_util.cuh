@@ -23,8 +23,8 @@ class gpu_test : public ::testing::Test {
   }
 };
 
-// cudaMalloc'ed memory for `count` elements. Every transfer has finished when a call returns:
-// the contexts' own streams are non-blocking, so they would not wait for a plain cudaMemcpy.
+// cudaMalloc'ed memory for `count` elements. Every transfer has finished when a call returns, so
+// tests whose contexts borrow non-blocking streams need no ordering of their own.
 template <class T>
 class device_vector {
  public:

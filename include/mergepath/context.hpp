@@ -97,11 +97,14 @@ class temp_buffer {
 // mode is on. Not copyable: algorithms take it by reference.
 class cuda_context {
  public:
-  // The current device, with a non-blocking stream of its own.
+  // The current device, with a stream of its own that keeps the legacy default stream's order
+  // (a blocking stream), as CUB's and Thrust's stream 0 does: a plain cudaMemcpy or cudaMemset
+  // before a call completes before it, and one after it waits for it. A non-blocking stream let
+  // a user's plain uploads land after the kernels had read or written that memory (issue 67).
   cuda_context() : owns_stream_(true) {
     MERGEPATH_CUDA_CHECK(cudaGetDevice(&device_));
     try {
-      MERGEPATH_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
+      MERGEPATH_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamDefault));
       init();
     } catch (...) {
       destroy();
