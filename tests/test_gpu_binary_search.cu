@@ -782,5 +782,59 @@ TEST_F(GpuBinarySearchGraph, SearchesCapturedInGraph) {
   MERGEPATH_CUDA_CHECK(cudaGraphDestroy(graph));
 }
 
+// Checked mode: a haystack (eytzinger_layout: its sorted input) out of comp's order throws,
+// naming the first position out of order, before anything is written.
+class GpuBinarySearchChecked : public gpu_test {};
+
+TEST_F(GpuBinarySearchChecked, UnsortedHaystackThrowsNamingThePosition) {
+  mergepath::cuda_context ctx;
+  ctx.set_checked(true);
+  for (index_t count : {index_t{10}, index_t{300000}}) {
+    SCOPED_TRACE(::testing::Message() << "count " << count);
+    std::vector<int> host_hay = origins<int>(count, 0);
+    host_hay[6] = -1;
+    if (count > 100000) host_hay[250000] = -2;  // a later offender: still [6]
+    device_vector<int> hay(host_hay), needles(std::vector<int>{1, 5, 9}), tree(static_cast<std::size_t>(count));
+    device_vector<index_t> out(3);
+    out.fill_poison();
+    tree.fill_poison();
+    expect_invalid_argument(
+        [&] { mergepath::binary_search(ctx, needles.data(), 3, hay.data(), count, out.data()); },
+        "binary_search: input haystack is not sorted: haystack[6]");
+    for (search_strategy s : {search_strategy::per_needle, search_strategy::sort_then_search})
+      expect_invalid_argument(
+          [&] {
+            mergepath::batch_search(ctx, needles.data(), 3, hay.data(), count, out.data(), mergepath::less<>{}, s);
+          },
+          "batch_search: input haystack is not sorted: haystack[6]");
+    expect_invalid_argument([&] { mergepath::eytzinger_layout(ctx, hay.data(), count, tree.data()); },
+                            "eytzinger_layout: input sorted is not sorted: sorted[6]");
+    expect_invalid_argument([&] { mergepath::eytzinger_index<int> index(ctx, hay.data(), count); }, "sorted[6]");
+    ctx.synchronize();
+    const auto got_out = out.download();
+    const auto got_tree = tree.download();
+    EXPECT_TRUE(untouched(got_out, 0, got_out.size()));
+    EXPECT_TRUE(untouched(got_tree, 0, got_tree.size()));
+  }
+}
+
+TEST_F(GpuBinarySearchChecked, OrderIsTheComparatorsOrder) {
+  mergepath::cuda_context ctx;
+  ctx.set_checked(true);
+  device_vector<int> down(std::vector<int>{9, 7, 7, 3, 1}), needles(std::vector<int>{7, 2}), tree(5);
+  device_vector<index_t> out(2);
+  mergepath::binary_search(ctx, needles.data(), 2, down.data(), 5, out.data(), mergepath::greater<>{});
+  ctx.synchronize();
+  EXPECT_EQ(out.download(), (std::vector<index_t>{1, 4}));
+  expect_invalid_argument([&] { mergepath::binary_search(ctx, needles.data(), 2, down.data(), 5, out.data()); },
+                          "haystack[1]");
+  mergepath::eytzinger_layout(ctx, down.data(), 5, tree.data(), mergepath::greater<>{});
+  device_vector<point> points(std::vector<point>{{1, 0.f}, {2, 0.f}, {0, 0.f}}), point_tree(3);
+  mergepath::eytzinger_layout(ctx, points.data(), 3, point_tree.data());  // no operator<: not checked
+  expect_invalid_argument(
+      [&] { mergepath::eytzinger_layout(ctx, points.data(), 3, point_tree.data(), point_less{}); }, "sorted[2]");
+  ctx.synchronize();
+}
+
 }  // namespace
 }  // namespace mergepath_test

@@ -642,5 +642,61 @@ TEST(HostBinarySearchThreadLevel, GallopFromAnyEarlierStart) {
   }
 }
 
+// ---------------------------------------------------------------------------------------------
+// Checked mode: a haystack (eytzinger_layout: its sorted input) out of comp's order throws,
+// naming the first position out of order, before anything is written.
+
+TEST(HostBinarySearchChecked, UnsortedHaystackThrowsNamingThePosition) {
+  for (int threads : {1, 3, 8}) {
+    mergepath::host_context ctx(threads);
+    ctx.set_checked(true);
+    for (index_t count : {index_t{10}, index_t{300000}}) {
+      SCOPED_TRACE(::testing::Message() << "threads " << threads << ", count " << count);
+      std::vector<int> hay = origins<int>(count, 0);
+      hay[6] = -1;
+      if (count > 100000) hay[250000] = -2;  // a later offender in another thread's share: still [6]
+      const std::vector<int> needles{1, 5, 9};
+      std::vector<index_t> out(needles.size(), -7);
+      std::vector<int> tree(static_cast<std::size_t>(count), poison<int>());
+      expect_invalid_argument([&] { mergepath::binary_search(ctx, needles.data(), 3, hay.data(), count, out.data()); },
+                              "binary_search: input haystack is not sorted: haystack[6]");
+      expect_invalid_argument(
+          [&] { mergepath::binary_search<bounds::upper>(ctx, needles.data(), 3, hay.data(), count, out.data()); },
+          "haystack[6]");
+      for (search_strategy s : {search_strategy::per_needle, search_strategy::sort_then_search})
+        expect_invalid_argument(
+            [&] {
+              mergepath::batch_search(ctx, needles.data(), 3, hay.data(), count, out.data(), mergepath::less<>{}, s);
+            },
+            "batch_search: input haystack is not sorted: haystack[6]");
+      expect_invalid_argument([&] { mergepath::eytzinger_layout(ctx, hay.data(), count, tree.data()); },
+                              "eytzinger_layout: input sorted is not sorted: sorted[6]");
+      expect_invalid_argument([&] { mergepath::eytzinger_index<int> index(ctx, hay.data(), count); }, "sorted[6]");
+      EXPECT_TRUE(std::all_of(out.begin(), out.end(), [](index_t x) { return x == -7; }));
+      EXPECT_TRUE(untouched(tree, 0, tree.size()));
+    }
+  }
+}
+
+TEST(HostBinarySearchChecked, OrderIsTheComparatorsOrder) {
+  mergepath::host_context ctx(2);
+  ctx.set_checked(true);
+  const std::vector<int> down{9, 7, 7, 3, 1}, needles{7, 2};
+  std::vector<index_t> out(2);
+  mergepath::binary_search(ctx, needles.data(), 2, down.data(), 5, out.data(), mergepath::greater<>{});
+  EXPECT_EQ(out, (std::vector<index_t>{1, 4}));
+  expect_invalid_argument([&] { mergepath::binary_search(ctx, needles.data(), 2, down.data(), 5, out.data()); },
+                          "haystack[1]");
+  std::vector<int> tree(5);
+  mergepath::eytzinger_layout(ctx, down.data(), 5, tree.data(), mergepath::greater<>{});
+  mergepath::eytzinger_index<int, mergepath::greater<>> index(ctx, down.data(), 5);
+  // Keys without operator<: the layout (default comparator) cannot check them; with theirs it does.
+  const std::vector<point> points{{1, 0.f}, {2, 0.f}, {0, 0.f}};
+  std::vector<point> point_tree(3);
+  mergepath::eytzinger_layout(ctx, points.data(), 3, point_tree.data());
+  expect_invalid_argument(
+      [&] { mergepath::eytzinger_layout(ctx, points.data(), 3, point_tree.data(), point_less{}); }, "sorted[2]");
+}
+
 }  // namespace
 }  // namespace mergepath_test

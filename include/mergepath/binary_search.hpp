@@ -9,8 +9,9 @@
 //
 //   // tree[0, count) = sorted[0, count) in BFS (Eytzinger) order: tree[0] is the root, and the
 //   // children of tree[k - 1] are tree[2k - 1] and tree[2k] (k from 1). Any count.
-//   template <class Ctx, class InIt, class OutIt>
-//   void eytzinger_layout(Ctx& ctx, InIt sorted, index_t count, OutIt tree);
+//   template <class Ctx, class InIt, class OutIt, class Comp = less<>>
+//   void eytzinger_layout(Ctx& ctx, InIt sorted, index_t count, OutIt tree, Comp comp = {});
+//   // (comp: the order sorted is in, which checked mode verifies)
 //
 //   // The same results as binary_search on the sorted array the tree was built from: indices
 //   // into the sorted order.
@@ -35,7 +36,9 @@
 // The haystack must be sorted by comp (unsorted: unspecified results, never an out-of-bounds
 // access). Any strict weak order; 64-bit counts; out may be any integer type wide enough for
 // haystack_count. Throws std::invalid_argument for a negative count or a null pointer with a
-// non-zero count; cuda_error when a CUDA call fails. On a GPU every call is asynchronous on
+// non-zero count, and in checked mode (ctx.set_checked(true)) for a haystack (eytzinger_layout:
+// sorted input) out of order, naming the first position out of order, before anything is written
+// (on a GPU that costs a pass and a synchronization); cuda_error when a CUDA call fails. On a GPU every call is asynchronous on
 // ctx.stream() (capturable in a CUDA graph); batch_search's sorting path takes scratch memory of
 // about three times the needles from the context.
 #pragma once

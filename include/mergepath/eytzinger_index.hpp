@@ -47,7 +47,7 @@ class eytzinger_index {
   // From sorted[0, count) in host memory; the tree lives in host memory.
   eytzinger_index(host_context& ctx, const Key* sorted, index_t count, Comp comp = {})
       : host_tree_(static_cast<std::size_t>(count > 0 ? count : 0)), count_(count), comp_(comp) {
-    eytzinger_layout(ctx, sorted, count, host_tree_.data());
+    eytzinger_layout(ctx, sorted, count, host_tree_.data(), comp);
     tree_ = host_tree_.data();
   }
 
@@ -56,7 +56,7 @@ class eytzinger_index {
   // is ready in stream order on ctx.stream().
   eytzinger_index(cuda_context& ctx, const Key* sorted, index_t count, Comp comp = {})
       : device_tree_(ctx.allocate<Key>(count > 0 ? count : 0)), on_device_(true), count_(count), comp_(comp) {
-    eytzinger_layout(ctx, sorted, count, device_tree_.data());
+    eytzinger_layout(ctx, sorted, count, device_tree_.data(), comp);
     tree_ = device_tree_.data();
   }
 #endif

@@ -11,6 +11,7 @@
 #include "../functional.hpp"
 #include "../kernel/binary_search.cuh"
 #include "../tuning/binary_search.hpp"
+#include "check_sorted.cuh"
 #include "mergesort.cuh"
 #include "radix_sort.cuh"
 #include "sorted_search.cuh"
@@ -111,6 +112,7 @@ void binary_search(cuda_context& ctx, NeedleIt needles, index_t needle_count, Ha
   detail::require_range("binary_search", "needles", needles, needle_count);
   detail::require_range("binary_search", "haystack", haystack, haystack_count);
   detail::require_range("binary_search", "out", out, needle_count);
+  device::check_sorted(ctx, "binary_search", "haystack", haystack, haystack_count, comp);
   if (needle_count == 0) return;
   using Key = kernel::value_of<HayIt>;
   constexpr binary_search_tuning tuning = binary_search_tuning_for(90, sizeof(Key));
@@ -129,10 +131,12 @@ void binary_search(cuda_context& ctx, NeedleIt needles, index_t needle_count, Ha
     search_with(haystack_count);
 }
 
-template <class InIt, class OutIt>
-void eytzinger_layout(cuda_context& ctx, InIt sorted, index_t count, OutIt tree) {
+template <class InIt, class OutIt, class Comp = less<>>
+void eytzinger_layout(cuda_context& ctx, InIt sorted, index_t count, OutIt tree, Comp comp = {}) {
   detail::require_range("eytzinger_layout", "sorted", sorted, count);
   detail::require_range("eytzinger_layout", "tree", tree, count);
+  if constexpr (detail::orders_keys<Comp, kernel::value_of<InIt>>::value)
+    device::check_sorted(ctx, "eytzinger_layout", "sorted", sorted, count, comp);
   if (count == 0) return;
   using Key = kernel::value_of<InIt>;
   constexpr binary_search_tuning tuning = binary_search_tuning_for(90, sizeof(Key));
@@ -181,6 +185,7 @@ void batch_search(cuda_context& ctx, NeedleIt needles, index_t needle_count, Hay
   detail::require_range("batch_search", "needles", needles, needle_count);
   detail::require_range("batch_search", "haystack", haystack, haystack_count);
   detail::require_range("batch_search", "out", out, needle_count);
+  device::check_sorted(ctx, "batch_search", "haystack", haystack, haystack_count, comp);
   if (strategy == search_strategy::automatic) strategy = search_strategy_for(true, needle_count, haystack_count);
   if (strategy == search_strategy::per_needle || needle_count == 0) {
     binary_search<Bounds>(ctx, needles, needle_count, haystack, haystack_count, out, comp);

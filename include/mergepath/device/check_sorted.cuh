@@ -42,12 +42,19 @@ index_t first_unsorted(cuda_context& ctx, It x, index_t count, Comp comp) {
   return result == ~0ull ? -1 : static_cast<index_t>(result);
 }
 
+// Checked mode's test of one input that must be sorted by comp: throws naming its first
+// position out of order.
+template <class It, class Comp>
+void check_sorted(cuda_context& ctx, const char* algorithm, const char* name, It x, index_t count, Comp comp) {
+  if (!ctx.checked()) return;
+  if (index_t i = first_unsorted(ctx, x, count, comp); i >= 0) detail::throw_unsorted(algorithm, name, i);
+}
+
 template <class AIt, class BIt, class Comp>
 void check_merge_inputs(cuda_context& ctx, const char* algorithm, AIt a, index_t a_count, BIt b, index_t b_count,
                         Comp comp) {
-  if (!ctx.checked()) return;
-  if (index_t i = first_unsorted(ctx, a, a_count, comp); i >= 0) detail::throw_unsorted(algorithm, "a", i);
-  if (index_t i = first_unsorted(ctx, b, b_count, comp); i >= 0) detail::throw_unsorted(algorithm, "b", i);
+  check_sorted(ctx, algorithm, "a", a, a_count, comp);
+  check_sorted(ctx, algorithm, "b", b, b_count, comp);
 }
 
 }  // namespace device

@@ -53,16 +53,19 @@ void binary_search(host_context& ctx, NeedleIt needles, index_t needle_count, Ha
   detail::require_range("binary_search", "needles", needles, needle_count);
   detail::require_range("binary_search", "haystack", haystack, haystack_count);
   detail::require_range("binary_search", "out", out, needle_count);
+  host::check_sorted(ctx, "binary_search", "haystack", haystack, haystack_count, comp);
   host::for_each_index(ctx, needle_count, [&](index_t i) {
     out[i] = static_cast<typename std::iterator_traits<OutIt>::value_type>(
         binary_search_bound<Bounds>(haystack, haystack_count, needles[i], comp));
   });
 }
 
-template <class InIt, class OutIt>
-void eytzinger_layout(host_context& ctx, InIt sorted, index_t count, OutIt tree) {
+template <class InIt, class OutIt, class Comp = less<>>
+void eytzinger_layout(host_context& ctx, InIt sorted, index_t count, OutIt tree, Comp comp = {}) {
   detail::require_range("eytzinger_layout", "sorted", sorted, count);
   detail::require_range("eytzinger_layout", "tree", tree, count);
+  if constexpr (detail::orders_keys<Comp, typename std::iterator_traits<InIt>::value_type>::value)
+    host::check_sorted(ctx, "eytzinger_layout", "sorted", sorted, count, comp);
   const eytzinger_shape shape(count);
   // Scattered from the sorted order: reads stream, and each level's writes are contiguous.
   host::for_each_index(ctx, count, [&](index_t i) { tree[shape.node_of(i) - 1] = sorted[i]; });
@@ -90,6 +93,7 @@ void batch_search(host_context& ctx, NeedleIt needles, index_t needle_count, Hay
   detail::require_range("batch_search", "needles", needles, needle_count);
   detail::require_range("batch_search", "haystack", haystack, haystack_count);
   detail::require_range("batch_search", "out", out, needle_count);
+  host::check_sorted(ctx, "batch_search", "haystack", haystack, haystack_count, comp);
   if (strategy == search_strategy::automatic) strategy = search_strategy_for(false, needle_count, haystack_count);
   if (strategy == search_strategy::per_needle) {
     binary_search<Bounds>(ctx, needles, needle_count, haystack, haystack_count, out, comp);

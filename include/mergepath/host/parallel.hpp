@@ -80,5 +80,14 @@ std::int64_t first_unsorted(const host_context& ctx, It x, std::int64_t count, C
   return -1;
 }
 
+// Checked mode's test of one input that must be sorted by comp: throws naming its first
+// position out of order.
+template <class It, class Comp>
+void check_sorted(const host_context& ctx, const char* algorithm, const char* name, It x, std::int64_t count,
+                  Comp comp) {
+  if (!ctx.checked()) return;
+  if (std::int64_t i = first_unsorted(ctx, x, count, comp); i >= 0) detail::throw_unsorted(algorithm, name, i);
+}
+
 }  // namespace host
 }  // namespace mergepath

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <type_traits>
+#include <utility>
 
 #include "../detail/config.hpp"
 #include "../functional.hpp"
@@ -26,6 +27,17 @@ MERGEPATH_HD inline int trailing_zeros(std::uint64_t x) {
   return __builtin_ctzll(x);
 #endif
 }
+
+// Whether comp can order two Keys: not less<> on a type without operator< (eytzinger_layout's
+// default comparator, which only checked mode calls, for keys the caller orders otherwise).
+template <class T, class = void>
+struct has_less_than : std::false_type {};
+template <class T>
+struct has_less_than<T, std::void_t<decltype(std::declval<const T&>() < std::declval<const T&>())>> : std::true_type {};
+template <class Comp, class Key>
+struct orders_keys : std::true_type {};
+template <class Key>
+struct orders_keys<less<>, Key> : has_less_than<Key> {};
 
 // Does the search for x go past element e? For lower bounds while e < x, for upper while e <= x.
 template <bounds Bounds, class T, class U, class Comp>
