@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # One device round: GPU tests, compute-sanitizer (memcheck + racecheck) on small sizes, the
 # benchmark and the demo. Binaries come prebuilt in .devbuild/ (scripts/stage_devbuild.sh), so
-# no device time goes to compiling. Usage: scripts/gpu_round.sh [tests] [sanitize | memcheck | racecheck]
+# no device time goes to compiling. Usage: scripts/gpu_round.sh [tests] [stress] [sanitize | memcheck | racecheck]
 # [bench] [probe | l2fetch | stalls | lbstalls] [demo] [python]. The probe steps profile mergepath-probe cases
 # (bench/probe.cu; `mergepath-probe --list`).
 set -uo pipefail
@@ -30,6 +30,13 @@ for step in $steps; do
       run gpu-tests $bin/mergepath-gpu-tests --gtest_brief=1
       run gpu-large-tests $bin/mergepath-gpu-large-tests --gtest_brief=1
       run example-gpu $bin/mergepath-example-gpu ;;
+    stress)  # races between blocks (tests/test_gpu_stress.cu); first the old default context's
+      # non-blocking stream, which the user-copy cases must catch, then the real run
+      kept=$status
+      MERGEPATH_STRESS_RUNS=${STRESS_OLD_RUNS:-30} MERGEPATH_STRESS_NONBLOCKING=1 run stress-old-default \
+        $bin/mergepath-gpu-stress-tests --gtest_filter='*UserCopiesOneContext*'
+      status=$kept  # the old default's failures are expected
+      run stress $bin/mergepath-gpu-stress-tests ;;
     sanitize|memcheck|racecheck)
       # The sweeps' small sizes cover every tile-edge case and stay quick under the tools. API
       # errors are not reported: some tests make CUDA calls fail on purpose (an oversized cudaMalloc).

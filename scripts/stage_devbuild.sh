@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # Builds (here, no GPU needed) and copies into .devbuild/ the binaries scripts/gpu_round.sh runs,
 # so the device call carries them instead of compiling there. PYTHON=python3.12 also stages the
-# Python package's wheel.
+# Python package's wheel; TARGETS="tests/mergepath-gpu-tests ..." stages only those binaries.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+targets=${TARGETS:-tests/mergepath-host-tests tests/mergepath-gpu-tests tests/mergepath-gpu-large-tests
+  tests/mergepath-gpu-stress-tests tests/mergepath-example-gpu bench/mergepath-bench bench/mergepath-probe
+  demo/mergepath-demo}
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
-cmake --build build -j"$(nproc)"
+cmake --build build -j"$(nproc)" --target $(for f in $targets; do basename "$f"; done)
 mkdir -p .devbuild
-for f in tests/mergepath-host-tests tests/mergepath-gpu-tests tests/mergepath-gpu-large-tests \
-         tests/mergepath-example-gpu bench/mergepath-bench bench/mergepath-probe demo/mergepath-demo; do
+for f in $targets; do
   cp "build/$f" .devbuild/
 done
 strip .devbuild/* 2>/dev/null || true
