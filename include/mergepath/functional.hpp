@@ -2,10 +2,36 @@
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
 
 #include "detail/config.hpp"
 
 namespace mergepath {
+
+namespace detail {
+// a + b and a * b with signed integers wrapping around: computed in the unsigned type of the
+// promoted operands (the same machine code), where signed overflow would be undefined behaviour.
+template <class A, class B>
+MERGEPATH_HD constexpr auto wrapping_add(const A& a, const B& b) {
+  using C = decltype(a + b);
+  if constexpr (std::is_integral_v<C> && std::is_signed_v<C>) {
+    using U = std::make_unsigned_t<C>;
+    return static_cast<C>(static_cast<U>(a) + static_cast<U>(b));
+  } else {
+    return a + b;
+  }
+}
+template <class A, class B>
+MERGEPATH_HD constexpr auto wrapping_multiply(const A& a, const B& b) {
+  using C = decltype(a * b);
+  if constexpr (std::is_integral_v<C> && std::is_signed_v<C>) {
+    using U = std::make_unsigned_t<C>;
+    return static_cast<C>(static_cast<U>(a) * static_cast<U>(b));
+  } else {
+    return a * b;
+  }
+}
+}  // namespace detail
 
 // Strict weak orders usable on host and device. `less<>` is the default everywhere.
 template <class T = void>
@@ -33,16 +59,30 @@ struct greater<void> {
 };
 
 // Associative operators for the reductions (segmented_reduce), usable on host and device.
-// plus<> adds, minimum<> and maximum<> keep the smaller and the larger (the first of equals).
+// plus<> adds and multiplies<> multiplies, signed integers wrapping around on overflow (as
+// unsigned ones do) rather than overflowing; minimum<> and maximum<> keep the smaller and the
+// larger (the first of equals).
 template <class T = void>
 struct plus {
-  MERGEPATH_HD constexpr T operator()(const T& a, const T& b) const { return a + b; }
+  MERGEPATH_HD constexpr T operator()(const T& a, const T& b) const { return detail::wrapping_add(a, b); }
 };
 template <>
 struct plus<void> {
   template <class A, class B>
   MERGEPATH_HD constexpr auto operator()(const A& a, const B& b) const {
-    return a + b;
+    return detail::wrapping_add(a, b);
+  }
+};
+
+template <class T = void>
+struct multiplies {
+  MERGEPATH_HD constexpr T operator()(const T& a, const T& b) const { return detail::wrapping_multiply(a, b); }
+};
+template <>
+struct multiplies<void> {
+  template <class A, class B>
+  MERGEPATH_HD constexpr auto operator()(const A& a, const B& b) const {
+    return detail::wrapping_multiply(a, b);
   }
 };
 
