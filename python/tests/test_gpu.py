@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 import mergepath as mp
+from arguments import CASES
 from reference import (
     DTYPES,
     assert_same,
@@ -345,8 +346,7 @@ def test_gpu_errors(lib):
         mp.merge(d32, np.arange(10, dtype=np.int32))
     with pytest.raises(ValueError, match="host and device"):
         mp.searchsorted(np.arange(10, dtype=np.int32), d32)
-    with pytest.raises(TypeError, match="mixed dtypes"):
-        mp.merge(d32, d64)
+    check(lib, mp.merge(d32, d64), np.repeat(np.arange(10, dtype=np.int64), 2))  # promoted, as numpy
     with pytest.raises(ValueError, match="1-d"):
         mp.sort(lib.dev(np.zeros((2, 3), dtype=np.float32)))
     with pytest.raises(ValueError, match=r"a\[5\]"):
@@ -368,6 +368,13 @@ def test_gpu_errors(lib):
         got = mp.sort(other)  # runs on GPU 1
         assert lib.is_mine(got, device=1)
         assert_same(lib.host(got), np.arange(10, dtype=np.int32))
+
+
+# The argument handling of arguments.py, with GPU arrays: promotion, indices, sorters (range
+# checked on the device), integer sums, errors naming the call, arrays written in place.
+@pytest.mark.parametrize("case", CASES, ids=[f.__name__ for f in CASES])
+def test_arguments(lib, case):
+    case(lib)
 
 
 def test_mixed_libraries():

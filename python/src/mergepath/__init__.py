@@ -11,26 +11,27 @@ copied. Every function takes ``checked=False``; ``checked=True`` verifies the da
 (sorted inputs, well-formed segment starts) and raises ValueError naming the first bad position.
 Index results are int64.
 
+Nothing is cast lossily. Lists and numbers are read as ``np.asarray`` reads them; two inputs of
+different dtypes meet in numpy's promoted dtype (``np.result_type``): the searches compare in it
+as ``np.searchsorted`` does, while merge, join and the set operations raise TypeError where it
+would not hold both inputs exactly (int64 with float64). Indices (segment starts, sorters) must
+be integers, flags bools, counts integers; bad arguments raise TypeError or ValueError naming the
+call and the argument.
+
 Segment starts (``segment_starts``) are CSR row offsets without the last entry: non-decreasing,
 starting at 0, each <= the item count; empty segments are allowed.
 """
 
 from collections import namedtuple
 
-import numpy as np
-
 from . import _core
-from ._arrays import (
-    DTYPE_NAMES,
-    INTEGER_NAMES,
-    _CODES,
-    _BorrowedInt64,
-    _FreedOnStream,
-    _adapter,
-    _Numpy,
-    adapter_for,
-    to_cupy,
-)
+from ._args import _Call
+from ._args import check_length as _check_length
+from ._args import choice as _choice
+from ._args import count as _count
+from ._args import flag as _flag
+from ._args import shape as _shape
+from ._arrays import DTYPE_NAMES
 
 __all__ = [
     "merge",
@@ -68,128 +69,7 @@ def cuda_available():
     return _core.cuda_available()
 
 
-def _place(device):
-    return "host memory" if device < 0 else f"GPU {device}"
-
-
-class _Call:
-    """The arrays of one call: one library, one device, and the context passed to _core."""
-
-    def __init__(self, where, checked, **arrays):
-        self.where = where
-        self.adapter = None
-        self.device = -1
-        first = None
-        for name, x in arrays.items():
-            if x is None:
-                continue
-            a = adapter_for(x)
-            if a is None:
-                continue
-            d = a.device(x)
-            if self.adapter is None:
-                self.adapter, self.device, first = a, d, name
-                continue
-            if (d < 0) != (self.device < 0):
-                raise ValueError(
-                    f"mergepath.{where}: {first} is in {_place(self.device)} but {name} is in {_place(d)} "
-                    "(host and device arrays mixed)"
-                )
-            if d != self.device:
-                raise ValueError(
-                    f"mergepath.{where}: {first} is on GPU {self.device} but {name} is on GPU {d} "
-                    "(arrays on two different GPUs)"
-                )
-            if a.name != self.adapter.name:
-                raise TypeError(
-                    f"mergepath.{where}: {first} is a {self.adapter.name} array but {name} is a {a.name} array "
-                    "(mixed array libraries)"
-                )
-        if self.adapter is None:
-            self.adapter = _adapter("numpy", _Numpy)
-        # Foreign GPU arrays are handled as CuPy arrays; results go back through wrap_result.
-        self.lib = self.adapter
-        stream = self.adapter.stream(self.device) if self.device >= 0 else 0
-        self.core = _core.Call(self.device, stream, bool(checked))
-
-    def array(self, name, x, dtype=None, dtypes=DTYPE_NAMES, flatten=False):
-        """x as a contiguous 1-d array of the call's library, with its dtype name.
-
-        Non-arrays (lists, scalars) are converted, to `dtype` when given. `dtypes` limits the
-        accepted element types (TypeError otherwise)."""
-        a = adapter_for(x)
-        if a is None:
-            inferred = np.asarray(x)
-            target = dtype if dtype is not None else inferred.dtype.name
-            if target not in DTYPE_NAMES:
-                raise TypeError(f"mergepath.{self.where}: {name} converts to dtype {inferred.dtype}, not supported")
-            x = self.adapter.asarray(x, target, self.device)
-        elif isinstance(a, _Numpy) and not isinstance(x, np.ndarray):
-            x = np.asarray(x)
-        else:
-            x = to_cupy(a, x)
-        ndim = getattr(x, "ndim", 1)
-        if flatten:
-            if ndim != 1:
-                x = x.reshape(-1)
-        elif ndim != 1:
-            raise ValueError(f"mergepath.{self.where}: {name} must be 1-d, got {ndim}-d (shape {tuple(x.shape)})")
-        name_of = self.adapter.dtype_name(x)
-        if name_of is None or name_of not in dtypes:
-            raise TypeError(
-                f"mergepath.{self.where}: {name} has dtype {x.dtype}, not supported here "
-                f"(supported: {', '.join(dtypes)})"
-            )
-        if not self.adapter.is_contiguous(x):
-            x = self.adapter.contiguous(x)
-        return x
-
-    def core_array(self, x):
-        if x is None:
-            return _core.Array()
-        name = self.adapter.dtype_name(x)
-        return _core.Array(self.adapter.address(x), int(x.shape[0]), _CODES[name])
-
-    def empty(self, n, dtype_name):
-        return self.adapter.empty(int(n), dtype_name, self.device)
-
-    def borrow_int64(self, owner, address, n):
-        """An int64 array of the call's library over n elements at address, owned by owner."""
-        if n == 0:
-            return self.empty(0, "int64")
-        if self.device >= 0:  # freed on the call's stream: keep that stream alive until then
-            owner = _FreedOnStream(owner, self.adapter.stream_object(self.device))
-        return self.adapter.borrow(_BorrowedInt64(owner, address, n, self.device >= 0), self.device)
-
-    def starts(self, x):
-        """Segment starts as int64 (other integer types are converted: a copy of the starts)."""
-        x = self.array("segment_starts", x, dtype="int64", dtypes=INTEGER_NAMES)
-        if self.adapter.dtype_name(x) != "int64":
-            x = self.adapter.astype(x, "int64")
-        return x
-
-    def result(self, x):
-        return self.adapter.wrap_result(None, x)
-
-    def same_dtype(self, names_arrays):
-        (n0, x0), *rest = names_arrays
-        d0 = self.adapter.dtype_name(x0)
-        for n, x in rest:
-            d = self.adapter.dtype_name(x)
-            if d != d0:
-                raise TypeError(f"mergepath.{self.where}: {n} has dtype {d} but {n0} has dtype {d0} (mixed dtypes)")
-        return d0
-
-
-def _side(where, side):
-    if side not in ("left", "right"):
-        raise ValueError(f"mergepath.{where}: side must be 'left' or 'right', got {side!r}")
-    return side == "right"
-
-
-def _check_length(where, name, x, expected_name, n):
-    if int(x.shape[0]) != n:
-        raise ValueError(f"mergepath.{where}: {name} has {int(x.shape[0])} elements but {expected_name} has {n}")
+_SIDES = {"left": False, "right": True}
 
 
 def merge(a, b, a_values=None, b_values=None, *, descending=False, checked=False):
@@ -197,7 +77,9 @@ def merge(a, b, a_values=None, b_values=None, *, descending=False, checked=False
 
     With ``a_values`` and ``b_values`` (arrays as long as ``a`` and ``b``) the values move with
     their keys and ``(keys, values)`` is returned. ``descending=True``: both inputs sorted from
-    largest to smallest. Replaces ``sort(concatenate([a, b]), kind="stable")``.
+    largest to smallest. Inputs of two dtypes merge in numpy's promoted dtype where it holds
+    both exactly (int32 and int64: int64), else TypeError (int64 and float64). Replaces
+    ``sort(concatenate([a, b]), kind="stable")``.
 
     >>> import numpy as np, mergepath
     >>> mergepath.merge(np.array([1, 3, 5]), np.array([2, 3, 4]))
@@ -207,26 +89,23 @@ def merge(a, b, a_values=None, b_values=None, *, descending=False, checked=False
     array([10, 30, 31])
     """
     where = "merge"
+    descending = _flag(where, "descending", descending)
     if (a_values is None) != (b_values is None):
         raise ValueError(f"mergepath.{where}: give both a_values and b_values, or neither")
     c = _Call(where, checked, a=a, b=b, a_values=a_values, b_values=b_values)
-    a = c.array("a", a)
-    b = c.array("b", b, dtype=c.adapter.dtype_name(a))
-    kd = c.same_dtype([("a", a), ("b", b)])
+    a, b = c.common(("a", a), ("b", b), exact=True)
     n = int(a.shape[0]) + int(b.shape[0])
-    out = c.empty(n, kd)
+    out = c.empty(n, c.dtype_name(a))
     if a_values is None:
         _core.merge(c.core, c.core_array(a), c.core_array(b), _core.Array(), _core.Array(), c.core_array(out),
-                    _core.Array(), bool(descending))
+                    _core.Array(), descending)
         return c.result(out)
-    av = c.array("a_values", a_values)
-    bv = c.array("b_values", b_values, dtype=c.adapter.dtype_name(av))
+    av, bv = c.common(("a_values", a_values), ("b_values", b_values), exact=True)
     _check_length(where, "a_values", av, "a", int(a.shape[0]))
     _check_length(where, "b_values", bv, "b", int(b.shape[0]))
-    vd = c.same_dtype([("a_values", av), ("b_values", bv)])
-    out_v = c.empty(n, vd)
+    out_v = c.empty(n, c.dtype_name(av))
     _core.merge(c.core, c.core_array(a), c.core_array(b), c.core_array(av), c.core_array(bv), c.core_array(out),
-                c.core_array(out_v), bool(descending))
+                c.core_array(out_v), descending)
     return c.result(out), c.result(out_v)
 
 
@@ -246,6 +125,7 @@ def _sort_inputs(where, c, keys, values, inplace):
                                  "supported dtype (it would have to be copied)")
             if not c.adapter.writeable(x):
                 raise ValueError(f"mergepath.{where}: inplace=True but {name} is read-only")
+        c.disjoint(("keys", k), ("values", v))  # sorted in place, each would overwrite the other
     return k, v
 
 
@@ -254,6 +134,7 @@ def _copies(c, k, v):
 
 
 def _sort(where, keys, values, descending, inplace, checked, locality):
+    descending, inplace = _flag(where, "descending", descending), _flag(where, "inplace", inplace)
     c = _Call(where, checked, keys=keys, values=values)
     k, v = _sort_inputs(where, c, keys, values, inplace)
     if inplace or locality:
@@ -263,7 +144,7 @@ def _sort(where, keys, values, descending, inplace, checked, locality):
         n = int(k.shape[0])
         out_k = c.empty(n, c.adapter.dtype_name(k))
         out_v = c.empty(n, c.adapter.dtype_name(v)) if v is not None else None
-    _core.sort(c.core, c.core_array(out_k), c.core_array(out_v), c.core_array(k), c.core_array(v), bool(descending),
+    _core.sort(c.core, c.core_array(out_k), c.core_array(out_v), c.core_array(k), c.core_array(v), descending,
                locality)
     return c.result(out_k) if out_v is None else (c.result(out_k), c.result(out_v))
 
@@ -310,25 +191,16 @@ def segmented_sort(keys, segment_starts, values=None, *, descending=False, inpla
     array([1, 2, 3, 5, 8, 9])
     """
     where = "segmented_sort"
+    descending, inplace = _flag(where, "descending", descending), _flag(where, "inplace", inplace)
     c = _Call(where, checked, keys=keys, segment_starts=segment_starts, values=values)
     k, v = _sort_inputs(where, c, keys, values, inplace)
-    if not inplace:
+    s = c.indices("segment_starts", segment_starts)
+    if inplace:
+        c.disjoint(("keys", k), ("values", v), ("segment_starts", s))
+    else:
         k, v = _copies(c, k, v)
-    s = c.starts(segment_starts)
-    _core.segmented_sort(c.core, c.core_array(k), c.core_array(v), c.core_array(s), bool(descending))
+    _core.segmented_sort(c.core, c.core_array(k), c.core_array(v), c.core_array(s), descending)
     return c.result(k) if v is None else (c.result(k), c.result(v))
-
-
-def _needle_shape(v):
-    """(is a scalar, the shape to give the result or None when 1-d) for searchsorted's v."""
-    shape = tuple(v.shape) if adapter_for(v) is not None else np.shape(v)
-    if len(shape) == 0:
-        return True, None
-    return False, (shape if len(shape) != 1 else None)
-
-
-def _as_1d(v):
-    return v.reshape(1) if adapter_for(v) is not None else [v]
 
 
 def searchsorted(a, v, side="left", sorter=None, *, checked=False):
@@ -336,34 +208,34 @@ def searchsorted(a, v, side="left", sorter=None, *, checked=False):
 
     numpy's signature and meaning: ``side="left"`` gives the first suitable index (lower bound),
     ``"right"`` the last (upper bound); ``v`` in any order and any shape (the result has its
-    shape; a scalar gives a scalar); ``sorter`` sorts ``a`` by gather first. Picks per-needle
-    binary search or sort-then-merge-search by the sizes. Replaces ``np.searchsorted``,
-    ``torch.searchsorted``, ``cupy.searchsorted``.
+    shape; a scalar gives a scalar); ``sorter`` (integers of any dtype, each in
+    ``[0, len(a))``: ValueError otherwise) sorts ``a`` by gather first. ``a`` and ``v`` are
+    compared as numpy compares them, in ``np.result_type`` of the two (an int array and 2.5: in
+    float64). Picks per-needle binary search or sort-then-merge-search by the sizes. Replaces
+    ``np.searchsorted``, ``torch.searchsorted``, ``cupy.searchsorted``.
 
     >>> import numpy as np, mergepath
     >>> mergepath.searchsorted(np.array([1, 2, 2, 3]), np.array([2, 0, 4]), side="right")
     array([3, 0, 4])
+    >>> int(mergepath.searchsorted(np.array([1, 2, 3]), 2.5))
+    2
     """
     where = "searchsorted"
-    right = _side(where, side)
+    right = _choice(where, "side", side, _SIDES)
     c = _Call(where, checked, a=a, v=v, sorter=sorter)
-    a = c.array("a", a)
+    v_shape = _shape(where, "v", v)
+    a, needles = c.common(("a", a), ("v", v), exact=False, weak_values=True, flatten=("v",))
     if sorter is not None:
-        sorter = c.array("sorter", sorter, dtypes=INTEGER_NAMES)
-        _check_length(where, "sorter", sorter, "a", int(a.shape[0]))
-        a = a[sorter if c.adapter.name != "torch" else sorter.long()]
-        if not c.adapter.is_contiguous(a):
-            a = c.adapter.contiguous(a)
-    kd = c.adapter.dtype_name(a)
-    scalar, shape = _needle_shape(v)
-    needles = c.array("v", _as_1d(v) if scalar else v, dtype=kd, flatten=True)
-    c.same_dtype([("a", a), ("v", needles)])
+        n = int(a.shape[0])
+        order = c.indices("sorter", sorter, within=(n, "a"))
+        _check_length(where, "sorter", order, "a", n)
+        a = c.adapter.contiguous(a[order])
     out = c.empty(int(needles.shape[0]), "int64")
     _core.searchsorted(c.core, c.core_array(a), c.core_array(needles), c.core_array(out), right)
-    if scalar:
+    if len(v_shape) == 0:
         return out[0]
-    if shape is not None:
-        out = out.reshape(shape)
+    if len(v_shape) != 1:
+        out = out.reshape(v_shape)
     return c.result(out)
 
 
@@ -378,11 +250,9 @@ def sorted_search(a, b, side="left", *, checked=False):
     array([0, 1, 4])
     """
     where = "sorted_search"
-    right = _side(where, side)
+    right = _choice(where, "side", side, _SIDES)
     c = _Call(where, checked, a=a, b=b)
-    a = c.array("a", a)
-    b = c.array("b", b, dtype=c.adapter.dtype_name(a))
-    c.same_dtype([("a", a), ("b", b)])
+    a, b = c.common(("a", a), ("b", b), exact=False, weak_values=True)
     out = c.empty(int(a.shape[0]), "int64")
     _core.sorted_search(c.core, c.core_array(a), c.core_array(b), c.core_array(out), right)
     return c.result(out)
@@ -411,11 +281,9 @@ def sorted_search_matches(a, b, side="left", *, checked=False):
     (array([0, 0, 2]), array([False,  True,  True]), 3)
     """
     where = "sorted_search_matches"
-    right = _side(where, side)
+    right = _choice(where, "side", side, _SIDES)
     c = _Call(where, checked, a=a, b=b)
-    a = c.array("a", a)
-    b = c.array("b", b, dtype=c.adapter.dtype_name(a))
-    c.same_dtype([("a", a), ("b", b)])
+    a, b = c.common(("a", a), ("b", b), exact=False, weak_values=True)
     a_raw = c.empty(int(a.shape[0]), "int64")
     b_raw = c.empty(int(b.shape[0]), "int64")
     na, nb = _core.sorted_search_matches(c.core, c.core_array(a), c.core_array(b), c.core_array(a_raw),
@@ -423,18 +291,6 @@ def sorted_search_matches(a, b, side="left", *, checked=False):
     # The match flag is the sign bit (search::index_match on int64 outputs).
     return SortedSearchMatches(c.result(a_raw & _INDEX_MASK), c.result(a_raw < 0), c.result(b_raw & _INDEX_MASK),
                                c.result(b_raw < 0), int(na), int(nb))
-
-
-def _count(where, count):
-    try:
-        n = int(count)
-    except (TypeError, ValueError):
-        raise TypeError(f"mergepath.{where}: count must be an integer, got {count!r}") from None
-    if n != count:
-        raise TypeError(f"mergepath.{where}: count must be an integer, got {count!r}")
-    if n < 0:
-        raise ValueError(f"mergepath.{where}: count must be >= 0, got {n}")
-    return n
 
 
 def load_balancing_search(count, segment_starts, *, checked=False):
@@ -452,7 +308,7 @@ def load_balancing_search(count, segment_starts, *, checked=False):
     where = "load_balancing_search"
     n = _count(where, count)
     c = _Call(where, checked, segment_starts=segment_starts)
-    s = c.starts(segment_starts)
+    s = c.indices("segment_starts", segment_starts)
     out = c.empty(n, "int64")
     _core.load_balancing_search(c.core, n, c.core_array(s), c.core_array(out))
     return c.result(out)
@@ -472,9 +328,9 @@ def interval_expand(values, segment_starts, count, *, checked=False):
     n = _count(where, count)
     c = _Call(where, checked, values=values, segment_starts=segment_starts)
     v = c.array("values", values)
-    s = c.starts(segment_starts)
+    s = c.indices("segment_starts", segment_starts)
     _check_length(where, "values", v, "segment_starts", int(s.shape[0]))
-    out = c.empty(n, c.adapter.dtype_name(v))
+    out = c.empty(n, c.dtype_name(v))
     _core.interval_expand(c.core, c.core_array(v), n, c.core_array(s), c.core_array(out))
     return c.result(out)
 
@@ -496,13 +352,12 @@ def segmented_reduce(values, segment_starts, op="sum", *, checked=False):
     array([ 3,  0, 12])
     """
     where = "segmented_reduce"
-    if op not in _OPS:
-        raise ValueError(f"mergepath.{where}: op must be one of {', '.join(map(repr, _OPS))}, got {op!r}")
+    op = _choice(where, "op", op, _OPS)
     c = _Call(where, checked, values=values, segment_starts=segment_starts)
     v = c.array("values", values)
-    s = c.starts(segment_starts)
-    out = c.empty(int(s.shape[0]), c.adapter.dtype_name(v))
-    _core.segmented_reduce(c.core, c.core_array(v), c.core_array(s), c.core_array(out), _OPS[op])
+    s = c.indices("segment_starts", segment_starts)
+    out = c.empty(int(s.shape[0]), c.dtype_name(v))
+    _core.segmented_reduce(c.core, c.core_array(v), c.core_array(s), c.core_array(out), op)
     return c.result(out)
 
 
@@ -511,7 +366,10 @@ class EytzingerIndex:
 
     Built in the memory of ``sorted_keys`` (host or its GPU; the keys are copied, the input may
     be freed). ``searchsorted`` gives the same results as ``np.searchsorted(sorted_keys, ...)``,
-    with cache-friendlier probes for large key sets and many unsorted needles.
+    with cache-friendlier probes for large key sets and many unsorted needles. Needles must be
+    of the keys' dtype, or of one numpy would search them in without converting the keys (an
+    int32 array into int64 keys; lists and numbers whose values the keys' dtype holds exactly):
+    TypeError otherwise (2.5 into int64 keys, which numpy would search in float64).
 
     >>> import numpy as np, mergepath
     >>> index = mergepath.EytzingerIndex(np.array([1, 3, 5, 7]))
@@ -525,7 +383,7 @@ class EytzingerIndex:
         k = c.array("sorted_keys", sorted_keys)
         self._adapter = c.adapter
         self._device = c.device
-        self._dtype = c.adapter.dtype_name(k)
+        self._dtype = c.dtype_name(k)
         self._index = _core.eytzinger_index(c.core, c.core_array(k))
 
     def __len__(self):
@@ -539,31 +397,24 @@ class EytzingerIndex:
     def searchsorted(self, v, side="left", *, checked=False):
         """Insertion indices of ``v`` (any order, any shape) into the sorted keys, as np.searchsorted."""
         where = "EytzingerIndex.searchsorted"
-        right = _side(where, side)
-        c = _Call(where, checked, v=v)
-        if adapter_for(v) is not None and (c.adapter.name != self._adapter.name or c.device != self._device):
-            raise ValueError(
-                f"mergepath.{where}: the index is a {self._adapter.name} index in {_place(self._device)} but v is a "
-                f"{c.adapter.name} array in {_place(c.device)}"
-            )
-        if adapter_for(v) is None:
-            c = _Call(where, checked)
-            c.adapter, c.lib, c.device = self._adapter, self._adapter, self._device
-            stream = self._adapter.stream(self._device) if self._device >= 0 else 0
-            c.core = _core.Call(self._device, stream, bool(checked))
-        scalar, shape = _needle_shape(v)
-        needles = c.array("v", _as_1d(v) if scalar else v, dtype=self._dtype, flatten=True)
-        if c.adapter.dtype_name(needles) != self._dtype:
+        right = _choice(where, "side", side, _SIDES)
+        c = _Call(where, checked, home=("the index", self._adapter, self._device), v=v)
+        v_shape = _shape(where, "v", v)
+        # The keys are laid out in their dtype: an empty array of it stands for them in the promotion.
+        keys, needles = c.common(("the index's keys", c.empty(0, self._dtype)), ("v", v), exact=False,
+                                 weak_values=True, flatten=("v",))
+        if c.dtype_name(keys) != self._dtype:
             raise TypeError(
-                f"mergepath.{where}: v has dtype {c.adapter.dtype_name(needles)} but the index holds {self._dtype} "
-                "(mixed dtypes)"
+                f"mergepath.{where}: the index holds {self._dtype} keys and v has dtype {c.np_dtype(needles)}: "
+                f"numpy would search them in {c.dtype_name(keys)} (mixed dtypes); build the index from "
+                f"{c.dtype_name(keys)} keys, or give v as {self._dtype}"
             )
         out = c.empty(int(needles.shape[0]), "int64")
         self._index.search(c.core, c.core_array(needles), c.core_array(out), right)
-        if scalar:
+        if len(v_shape) == 0:
             return out[0]
-        if shape is not None:
-            out = out.reshape(shape)
+        if len(v_shape) != 1:
+            out = out.reshape(v_shape)
         return c.result(out)
 
 
@@ -593,13 +444,11 @@ def join(a, b, how="inner", *, assume_sorted=False, checked=False):
     array([0])
     """
     where = "join"
-    if how not in _HOWS:
-        raise ValueError(f"mergepath.{where}: how must be one of {', '.join(map(repr, _HOWS))}, got {how!r}")
+    how = _choice(where, "how", how, _HOWS)
+    assume_sorted = _flag(where, "assume_sorted", assume_sorted)
     c = _Call(where, checked, a=a, b=b)
-    a = c.array("a", a)
-    b = c.array("b", b, dtype=c.adapter.dtype_name(a))
-    c.same_dtype([("a", a), ("b", b)])
-    rows = _core.join(c.core, c.core_array(a), c.core_array(b), _HOWS[how], bool(assume_sorted))
+    a, b = c.common(("a", a), ("b", b), exact=True, weak_values=True)
+    rows = _core.join(c.core, c.core_array(a), c.core_array(b), how, assume_sorted)
     a_rows = c.result(c.borrow_int64(rows, rows.a_data, rows.size))
     if not rows.has_b:
         return a_rows
@@ -611,12 +460,10 @@ _SET_KINDS = {"set_union": 0, "set_intersection": 1, "set_difference": 2, "set_s
 
 def _set_operation(where, a, b, checked):
     c = _Call(where, checked, a=a, b=b)
-    a = c.array("a", a)
-    b = c.array("b", b, dtype=c.adapter.dtype_name(a))
-    kd = c.same_dtype([("a", a), ("b", b)])
+    a, b = c.common(("a", a), ("b", b), exact=True)
     na, nb = int(a.shape[0]), int(b.shape[0])
     capacity = na + nb if where in ("set_union", "set_symmetric_difference") else na
-    out = c.empty(capacity, kd)
+    out = c.empty(capacity, c.dtype_name(a))
     n = int(_core.set_operation(c.core, _SET_KINDS[where], c.core_array(a), c.core_array(b), c.core_array(out)))
     return c.result(out if n == capacity else out[:n])
 

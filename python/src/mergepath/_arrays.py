@@ -41,6 +41,15 @@ class _Adapter:
     def dtype_name(self, x):  # numpy-style name, or None if not one mergepath knows
         raise NotImplementedError
 
+    def np_dtype(self, x):  # the numpy dtype of x's elements (any dtype), or None where numpy has none
+        return x.dtype
+
+    def nbytes(self, x):
+        return x.nbytes
+
+    def min_max(self, x):  # (min, max) of a non-empty integer array as Python ints, one read-back
+        raise NotImplementedError
+
     def contiguous(self, x):
         raise NotImplementedError
 
@@ -114,6 +123,12 @@ class _Numpy(_Adapter):
             name = _NP_NAMES.get(x.dtype.newbyteorder("="))
         return name
 
+    def np_dtype(self, x):
+        return x.dtype if x.dtype.isnative else x.dtype.newbyteorder("=")
+
+    def min_max(self, x):
+        return int(x.min()), int(x.max())
+
     def contiguous(self, x):
         if not x.dtype.isnative:
             x = x.astype(x.dtype.newbyteorder("="))
@@ -166,6 +181,11 @@ class _Cupy(_Adapter):
     def dtype_name(self, x):
         return _NP_NAMES.get(x.dtype)
 
+    def min_max(self, x):
+        with self.cp.cuda.Device(x.device.id):
+            lo, hi = self.cp.stack([x.min(), x.max()]).get().tolist()
+        return int(lo), int(hi)
+
     def contiguous(self, x):
         with self.cp.cuda.Device(x.device.id):
             return self.cp.ascontiguousarray(x)
@@ -210,7 +230,13 @@ class _Torch(_Adapter):
             if t is not None:
                 names[t] = name
         self.names = names
-        self.types = {v: k for k, v in names.items()}
+        numpy_types = {}  # every torch dtype numpy has (bfloat16 and the like have none)
+        for name in ("bool", "uint8", "int8", "int16", "uint16", "float16", "complex64", "complex128") + DTYPE_NAMES:
+            t = getattr(torch, name, None)
+            if t is not None:
+                numpy_types[t] = np.dtype(name)
+        self.numpy_types = numpy_types
+        self.types = {d.name: t for t, d in numpy_types.items()}
 
     def device(self, x):
         if x.is_cuda:
@@ -227,6 +253,18 @@ class _Torch(_Adapter):
 
     def dtype_name(self, x):
         return self.names.get(x.dtype)
+
+    def np_dtype(self, x):
+        return self.numpy_types.get(x.dtype)
+
+    def nbytes(self, x):
+        return x.numel() * x.element_size()
+
+    def min_max(self, x):
+        if x.dtype not in (self.torch.int64, self.torch.int32, self.torch.int16, self.torch.int8, self.torch.uint8):
+            x = x.to(self.torch.int64)  # torch has no min / max of uint16, uint32, uint64
+        lo, hi = self.torch.stack([x.min(), x.max()]).tolist()
+        return int(lo), int(hi)
 
     def contiguous(self, x):
         return x.contiguous()
@@ -253,6 +291,8 @@ class _Torch(_Adapter):
         return self.torch.as_tensor(obj, dtype=self.types[dtype_name], device=self._device(device))
 
     def borrow(self, view, device):
+        if device < 0:  # torch reads no __array_interface__: through numpy, which keeps the view alive
+            return self.torch.from_numpy(np.asarray(view))
         return self.torch.as_tensor(view, device=self._device(device))
 
     def stream_object(self, device):
@@ -296,10 +336,12 @@ _by_type = {}  # array types whose adapter their type alone decides (numpy, CuPy
 
 
 def adapter_for(x):
-    """The adapter of an array object, or None for non-arrays (lists, scalars)."""
+    """The adapter of an array object, or None for non-arrays (lists, Python and numpy scalars)."""
     a = _by_type.get(type(x))
     if a is not None:
         return a
+    if isinstance(x, np.generic):  # a numpy scalar is a value, as a Python number is: it joins any library
+        return None
     if isinstance(x, np.ndarray):
         a = _by_type[type(x)] = _adapter("numpy", _Numpy)
         return a
