@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import mergepath as mp
-from reference import assert_same, join_reference, set_reference
+from reference import assert_same, join_reference, segmented_reduce, set_reference, sum_dtype
 
 CASES = []
 
@@ -173,6 +173,34 @@ def sorter_any_integer_dtype_in_range(lib):
         mp.searchsorted(lib.dev(a), lib.dev(v), sorter=lib.dev(order[:4]))
     with pytest.raises(TypeError, match="sorter must hold integers"):
         mp.searchsorted(lib.dev(a), lib.dev(v), sorter=lib.dev(order.astype(np.float64)))
+
+
+# ----------------------------------------------------------------------------- segmented_reduce
+@case
+def segmented_reduce_sums_in_64_bits(lib):
+    starts = np.array([0, 3, 3, 5])
+    cases = {
+        "int32": np.array([2**31 - 1, 2**31 - 1, 5, -(2**31), -(2**31), 7], dtype=np.int32),
+        "uint32": np.array([2**32 - 1, 2**32 - 1, 1, 3, 2**31, 2], dtype=np.uint32),
+        "int64": np.array([2**62, 2**62, 2**62, 1, -5, 3], dtype=np.int64),  # wraps around, as numpy's sum
+        "uint64": np.array([2**63, 2**63, 1, 2, 3, 2**64 - 1], dtype=np.uint64),
+        "bool": np.array([True, True, False, True, True, False]),
+        "int8": np.array([100, 100, 100, -128, -128, 1], dtype=np.int8),
+        "uint16": np.array([60000, 60000, 1, 2, 3, 4], dtype=np.uint16),
+        "float32": np.array([0.5, 1.5, 2.0, 4.0, 8.0, 16.0], dtype=np.float32),
+    }
+    for dtype, values in cases.items():
+        for op in ("sum", "prod"):
+            got = mp.segmented_reduce(lib.dev(values), lib.dev(starts), op=op, checked=True)
+            want = segmented_reduce(values, starts, op, library=lib.name)
+            assert want.dtype == sum_dtype(dtype, lib.name)
+            same(lib, got, want)
+        if dtype not in ("bool", "int8", "uint16"):
+            for op in ("min", "max"):
+                same(lib, mp.segmented_reduce(lib.dev(values), lib.dev(starts), op=op), segmented_reduce(values, starts, op))
+        else:
+            with pytest.raises(TypeError, match="values has dtype"):
+                mp.segmented_reduce(lib.dev(values), lib.dev(starts), op="min")
 
 
 # ------------------------------------------------------------------------------- bad arguments

@@ -61,14 +61,28 @@ def segmented_order(keys, starts, descending=False):
     return o1[o2]
 
 
-def segmented_reduce(values, starts, op):
+def sum_dtype(dtype, library="numpy"):
+    """The dtype of a sum or product of dtype's values in the library: np.sum's rule (CuPy's too),
+    or torch.sum's (int64 for every integer dtype and bool)."""
+    dtype = np.dtype(dtype)
+    if dtype.kind == "f":
+        return dtype
+    if library == "torch":
+        return np.dtype(np.int64)
+    return np.sum(np.zeros(0, dtype)).dtype
+
+
+def segmented_reduce(values, starts, op, library="numpy"):
+    """Each segment's reduction; sums and products in the library's sum dtype (sum_dtype)."""
     count = len(values)
-    out = np.empty(len(starts), dtype=values.dtype)
+    numpy_dtype = sum_dtype(values.dtype) if op in ("sum", "prod") else values.dtype
+    out = np.empty(len(starts), dtype=numpy_dtype)
     ends = np.append(starts[1:], count) if len(starts) else starts
     f = {"sum": np.add, "prod": np.multiply, "min": np.minimum, "max": np.maximum}[op]
     for s, (b, e) in enumerate(zip(starts, ends)):
         if e > b:
-            out[s] = f.reduce(values[b:e])
+            with np.errstate(over="ignore"):
+                out[s] = f.reduce(values[b:e], dtype=numpy_dtype)
         elif op == "sum":
             out[s] = 0
         elif op == "prod":
@@ -78,6 +92,8 @@ def segmented_reduce(values, starts, op):
         else:
             info = np.iinfo(values.dtype)
             out[s] = info.max if op == "min" else info.min
+    if op in ("sum", "prod"):
+        return out.astype(sum_dtype(values.dtype, library))  # uint64 -> int64 for torch: the same bits
     return out
 
 

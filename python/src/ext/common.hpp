@@ -46,15 +46,21 @@ auto plain_order(Comp comp) {
     return mergepath::less<>{};
 }
 
-// Reductions: NaN propagates through min and max as in numpy (so they stay associative).
+// Reductions: integer sums and products wrap around as numpy's do (mergepath::plus and
+// multiplies: no signed overflow); NaN propagates through min and max as in numpy (so they stay
+// associative).
 template <class T>
 struct op_sum {
-  MERGEPATH_HD T operator()(const T& a, const T& b) const { return a + b; }
+  MERGEPATH_HD T operator()(const T& a, const T& b) const { return mergepath::plus<T>{}(a, b); }
 };
 template <class T>
 struct op_prod {
-  MERGEPATH_HD T operator()(const T& a, const T& b) const { return a * b; }
+  MERGEPATH_HD T operator()(const T& a, const T& b) const { return mergepath::multiplies<T>{}(a, b); }
 };
+// The type integer sums and products accumulate in: 64 bits, signed or not as T (np.sum's rule).
+template <class T>
+using sum_type_t = std::conditional_t<std::is_integral_v<T>,
+                                      std::conditional_t<std::is_signed_v<T>, std::int64_t, std::uint64_t>, T>;
 template <class T>
 struct op_min {
   MERGEPATH_HD T operator()(const T& a, const T& b) const {

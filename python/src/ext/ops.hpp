@@ -77,6 +77,8 @@ template <class Tag>
 void load_balancing_search_op(Tag, const call& c, std::int64_t count, array starts, array out);
 template <class Tag>
 void interval_expand_op(Tag, const call& c, array values, std::int64_t count, array starts, array out);
+// out: one element per segment, of the values' type for min and max; for integer sums and
+// products 8 bytes, int64 or uint64 as the values are signed or not (floats: their own type).
 template <class Tag>
 void segmented_reduce_op(Tag, const call& c, array values, array starts, array out, reduce_op op);
 template <class Tag>

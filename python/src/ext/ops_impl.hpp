@@ -174,19 +174,24 @@ void segmented_reduce_op(Tag tag, const call& c, array values, array starts, arr
   run_on(tag, c, [&](auto& ctx) {
     with_key_type(values.type, [&](auto k) {
       using T = typename decltype(k)::type;
-      auto reduce = [&](auto fn) {
+      // R: the type of out and of the running value (values are read as R).
+      auto reduce = [&](auto result, auto fn) {
+        using R = typename decltype(result)::type;
         mp::segmented_reduce(ctx, values.as<const T>(), values.size, starts.as<const std::int64_t>(), starts.size,
-                             out.as<T>(), identity_of<T>(op), fn);
+                             out.as<R>(), identity_of<R>(op), fn);
       };
+      // Integer sums and products in 64 bits, as np.sum (out is int64 or uint64; torch's int64 sum
+      // of unsigned values is the same bits).
+      using S = sum_type_t<T>;
       switch (op) {
         case reduce_op::sum:
-          return reduce(op_sum<T>{});
+          return reduce(type_tag<S>{}, op_sum<S>{});
         case reduce_op::min:
-          return reduce(op_min<T>{});
+          return reduce(type_tag<T>{}, op_min<T>{});
         case reduce_op::max:
-          return reduce(op_max<T>{});
+          return reduce(type_tag<T>{}, op_max<T>{});
         case reduce_op::prod:
-          return reduce(op_prod<T>{});
+          return reduce(type_tag<S>{}, op_prod<S>{});
       }
       throw std::invalid_argument("mergepath: unknown reduction");
     });

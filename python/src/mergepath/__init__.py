@@ -336,27 +336,41 @@ def interval_expand(values, segment_starts, count, *, checked=False):
 
 
 _OPS = {"sum": 0, "min": 1, "max": 2, "prod": 3}
+_SMALL_INTEGERS = ("bool", "int8", "int16", "uint8", "uint16")
 
 
 def segmented_reduce(values, segment_starts, op="sum", *, checked=False):
     """Reduce each segment of ``values``: ``op`` is "sum", "min", "max" or "prod".
 
-    Returns one element per segment, of ``values``' dtype (like ``np.add.reduceat``); an empty
-    segment gives the identity (0, 1, +inf / the largest integer for min, -inf / the smallest
-    for max). NaNs propagate through min and max. Float sums may round differently from a
-    sequential loop. Replaces ``np.add.reduceat`` and ``torch.segment_reduce`` /
+    Returns one element per segment. min and max keep ``values``' dtype; sum and prod take the
+    dtype the array library's own sum gives (numpy and CuPy: int64 for signed integers and
+    bools, uint64 for unsigned ones, as ``np.sum``; torch: int64 for every integer dtype and
+    bool, as ``torch.sum``; floats keep theirs), so int32 sums do not wrap around at 2^31. An
+    empty segment gives the identity (0, 1, +inf / the largest integer for min, -inf / the
+    smallest for max). NaNs propagate through min and max. Float sums may round differently
+    from a sequential loop. Replaces ``np.add.reduceat`` and ``torch.segment_reduce`` /
     ``scatter_reduce``.
 
     >>> import numpy as np, mergepath
     >>> mergepath.segmented_reduce(np.array([1, 2, 3, 4, 5]), np.array([0, 2, 2]), op="sum")
     array([ 3,  0, 12])
+    >>> mergepath.segmented_reduce(np.array([2**31 - 1, 1], dtype=np.int32), np.array([0])).dtype
+    dtype('int64')
     """
     where = "segmented_reduce"
     op = _choice(where, "op", op, _OPS)
     c = _Call(where, checked, values=values, segment_starts=segment_starts)
-    v = c.array("values", values)
+    if op in (_OPS["sum"], _OPS["prod"]):
+        # Accumulated in the library's sum dtype: smaller integers and bools are widened to it first.
+        v = c.array("values", values, dtypes=DTYPE_NAMES + _SMALL_INTEGERS)
+        out_dtype = c.adapter.sum_dtype(c.np_dtype(v)).name
+        if c.dtype_name(v) is None:
+            v = c.adapter.astype(v, out_dtype)
+    else:
+        v = c.array("values", values)
+        out_dtype = c.dtype_name(v)
     s = c.indices("segment_starts", segment_starts)
-    out = c.empty(int(s.shape[0]), c.dtype_name(v))
+    out = c.empty(int(s.shape[0]), out_dtype)
     _core.segmented_reduce(c.core, c.core_array(v), c.core_array(s), c.core_array(out), op)
     return c.result(out)
 

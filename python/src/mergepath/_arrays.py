@@ -44,6 +44,16 @@ class _Adapter:
     def np_dtype(self, x):  # the numpy dtype of x's elements (any dtype), or None where numpy has none
         return x.dtype
 
+    def sum_dtype(self, dtype):
+        """The dtype of a sum or product of dtype's values, as the library's own sum gives it:
+        numpy's np.sum (and CuPy's) takes integers in 64 bits, signed ones and bools as int64,
+        unsigned ones as uint64; floats keep their dtype."""
+        if dtype.kind in "bi":
+            return np.dtype(np.int64)
+        if dtype.kind == "u":
+            return np.dtype(np.uint64)
+        return dtype
+
     def nbytes(self, x):
         return x.nbytes
 
@@ -256,6 +266,10 @@ class _Torch(_Adapter):
 
     def np_dtype(self, x):
         return self.numpy_types.get(x.dtype)
+
+    def sum_dtype(self, dtype):
+        # torch.sum and torch.prod give int64 for every integer dtype and bool (uint64 too).
+        return np.dtype(np.int64) if dtype.kind in "biu" else dtype
 
     def nbytes(self, x):
         return x.numel() * x.element_size()
