@@ -18,9 +18,14 @@ namespace host {
 template <class F>
 void parallel_for(const host_context& ctx, std::int64_t count, F f) {
 #if defined(_OPENMP)
+  int threads = static_cast<int>(std::min<std::int64_t>(ctx.num_threads(), count));
+  // No team for one thread or none (num_threads(0) is not allowed, and took a team of the default size).
+  if (threads <= 1) {
+    for (std::int64_t i = 0; i < count; ++i) f(i);
+    return;
+  }
   std::exception_ptr error;
   std::mutex error_mutex;
-  int threads = static_cast<int>(std::min<std::int64_t>(ctx.num_threads(), count));
 #pragma omp parallel for num_threads(threads) schedule(static)
   for (std::int64_t i = 0; i < count; ++i) {
     try {
