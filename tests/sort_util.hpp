@@ -1,11 +1,12 @@
 // Shared by the mergesort tests (host and GPU, plain C++): sort problems (a size, a distribution,
-// a seed), their keys, the std::stable_sort oracles and guarded arrays that show nothing was
-// written outside the sorted range.
+// a seed), their keys, the std::stable_sort oracles, guarded arrays that show nothing was written
+// outside the sorted range, and the checks that an output permutes its input.
 #pragma once
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstring>
 #include <numeric>
 #include <random>
 #include <sstream>
@@ -96,6 +97,41 @@ std::vector<T> guarded(const std::vector<T>& contents) {
   std::vector<T> v(contents.size() + 2 * guard_items, poison<T>());
   std::copy(contents.begin(), contents.end(), v.begin() + guard_items);
   return v;
+}
+
+// The output is a permutation of the input: the same keys, byte for byte, as often.
+template <class Key>
+::testing::AssertionResult same_keys(std::vector<Key> input, std::vector<Key> output) {
+  if (input.size() != output.size())
+    return ::testing::AssertionFailure() << "size " << output.size() << ", expected " << input.size();
+  auto bytes_less = [](const Key& l, const Key& r) { return std::memcmp(&l, &r, sizeof(Key)) < 0; };
+  std::sort(input.begin(), input.end(), bytes_less);
+  std::sort(output.begin(), output.end(), bytes_less);
+  for (std::size_t i = 0; i < input.size(); ++i)
+    if (std::memcmp(&input[i], &output[i], sizeof(Key)) != 0)
+      return ::testing::AssertionFailure() << "the output is not a permutation of the input";
+  return ::testing::AssertionSuccess();
+}
+
+// With values that record each key's origin: they are a permutation of 0 .. count - 1 and every
+// key is still paired with its value (keys[i] is input[vals[i]]).
+template <class Key, class Value>
+::testing::AssertionResult moved_together(const std::vector<Key>& input, const std::vector<Key>& keys,
+                                          const std::vector<Value>& vals) {
+  if (keys.size() != input.size() || vals.size() != input.size())
+    return ::testing::AssertionFailure() << "sizes " << keys.size() << " and " << vals.size() << ", expected "
+                                         << input.size();
+  std::vector<bool> seen(input.size(), false);
+  for (std::size_t i = 0; i < input.size(); ++i) {
+    auto origin = static_cast<std::size_t>(vals[i]);
+    if (origin >= input.size() || seen[origin])
+      return ::testing::AssertionFailure() << "vals[" << i << "] = " << vals[i] << " is not a fresh origin";
+    seen[origin] = true;
+    if (std::memcmp(&keys[i], &input[origin], sizeof(Key)) != 0)
+      return ::testing::AssertionFailure()
+             << "keys[" << i << "] = " << keys[i] << " is not input[" << origin << "] = " << input[origin];
+  }
+  return ::testing::AssertionSuccess();
 }
 
 }  // namespace mergepath_test
