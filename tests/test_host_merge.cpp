@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "comparator_fuzz_util.hpp"
 #include "test_util.hpp"
 
 namespace mergepath_test {
@@ -235,6 +236,28 @@ TEST(HostMerge, UnsortedInputStaysInBounds) {
                              n / 3, checked_view(out), checked_view(vals));
       if (HasFailure()) return;
     }
+  }
+}
+
+// Comparators that are not strict weak orders: merges return, with a permutation of a ++ b (of
+// their rows, for pairs), each output written once.
+TEST(HostComparatorFuzz, MergesPermuteTheirInput) {
+  for (const fuzz_case& c : fuzz_cases(2)) {
+    SCOPED_TRACE(::testing::Message() << c);
+    mergepath::host_context ctx(c.threads);
+    const bad_comp comp{c.order};
+    const index_t na = c.n * 2 / 3, nb = c.n - na;
+    const std::vector<double> a = fuzz_keys(c, na, 0), b = fuzz_keys(c, nb, 1);
+    std::vector<double> both = a;
+    both.insert(both.end(), b.begin(), b.end());
+    std::vector<double> out(both.size(), -1.0);
+    mergepath::merge(ctx, a.data(), na, b.data(), nb, out.data(), comp);
+    ASSERT_TRUE(same_keys(both, out)) << "merge";
+    const std::vector<std::int64_t> a_rows = row_numbers(na), b_rows = row_numbers(nb, na);
+    std::vector<std::int64_t> out_rows(both.size(), -1);
+    mergepath::merge_pairs(ctx, a.data(), a_rows.data(), na, b.data(), b_rows.data(), nb, out.data(), out_rows.data(),
+                           comp);
+    ASSERT_TRUE(moved_together(both, out, out_rows)) << "merge_pairs";
   }
 }
 

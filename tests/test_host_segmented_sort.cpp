@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "comparator_fuzz_util.hpp"
 #include "segsort_util.hpp"
 
 namespace mergepath_test {
@@ -585,6 +586,67 @@ TEST(HostSegsortStats, PrintsEmptyStats) {
             "                Merge tiles            Copy tiles \n"
             "average:         0 (  0.00%)           0 (  0.00%)\n"
             "total  :         0 (  0.00%)           0 (  0.00%)\n");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Comparators that are not strict weak orders: every call returns with each segment's keys
+// permuted within it (locality_sort: the whole array's), whatever order it leaves them in.
+
+// Heads at 0, n / 8 and n / 4 and a few more below n / 4: segments for insertion sort, the serial
+// merge sort and (n = 65537) one over 2^15 keys for the parallel merge sort.
+std::vector<index_t> fuzz_heads(const fuzz_case& c) {
+  std::vector<index_t> heads = {0, c.n / 8, c.n / 4};
+  std::mt19937_64 rng(c.seed);
+  for (int k = 0; k < 20 && c.n > 0; ++k)
+    heads.push_back(static_cast<index_t>(rng() % static_cast<std::uint64_t>(c.n / 4 + 1)));
+  std::sort(heads.begin(), heads.end());
+  heads.erase(std::unique(heads.begin(), heads.end()), heads.end());
+  while (!heads.empty() && heads.back() >= c.n) heads.pop_back();
+  return heads;
+}
+
+// Rows permuted, each staying in its segment.
+::testing::AssertionResult permuted_within_segments(const std::vector<double>& keys, const std::vector<index_t>& heads,
+                                                    const std::vector<double>& out_keys,
+                                                    const std::vector<std::int64_t>& out_rows) {
+  if (auto moved = moved_together(keys, out_keys, out_rows); !moved) return moved;
+  for (std::size_t k = 0; k < out_rows.size(); ++k) {
+    auto segment_of = [&](index_t i) { return std::upper_bound(heads.begin(), heads.end(), i) - heads.begin(); };
+    if (segment_of(static_cast<index_t>(k)) != segment_of(out_rows[k]))
+      return ::testing::AssertionFailure() << "row " << out_rows[k] << " left its segment for position " << k;
+  }
+  return ::testing::AssertionSuccess();
+}
+
+TEST(HostComparatorFuzz, SegmentedAndLocalitySortsPermuteTheirInput) {
+  for (const fuzz_case& c : fuzz_cases(6)) {
+    SCOPED_TRACE(::testing::Message() << c);
+    mergepath::host_context ctx(c.threads);
+    const bad_comp comp{c.order};
+    const std::vector<double> keys = fuzz_keys(c, c.n, 0);
+    const std::vector<std::int64_t> rows = row_numbers(c.n);
+    const std::vector<index_t> heads = fuzz_heads(c);
+    const std::vector<std::uint32_t> flags = head_flags(heads, c.n);
+    std::vector<double> k = keys;
+    std::vector<std::int64_t> v = rows;
+    mergepath::segmented_sort_pairs(ctx, k.data(), v.data(), c.n, heads.data(), size_of(heads), comp);
+    ASSERT_TRUE(permuted_within_segments(keys, heads, k, v)) << "segmented_sort_pairs";
+    k = keys, v = rows;
+    mergepath::segmented_sort_pairs_flags(ctx, k.data(), v.data(), c.n, flags.data(), comp);
+    ASSERT_TRUE(permuted_within_segments(keys, heads, k, v)) << "segmented_sort_pairs_flags";
+    k = keys;
+    mergepath::segmented_sort(ctx, k.data(), c.n, heads.data(), size_of(heads), comp);
+    ASSERT_TRUE(same_keys(keys, k)) << "segmented_sort";
+    k = keys;
+    mergepath::segmented_sort_flags(ctx, k.data(), c.n, flags.data(), comp);
+    ASSERT_TRUE(same_keys(keys, k)) << "segmented_sort_flags";
+    k = keys;
+    mergepath::locality_sort(ctx, k.data(), c.n, comp);
+    ASSERT_TRUE(same_keys(keys, k)) << "locality_sort";
+    k = keys, v = rows;
+    mergepath::locality_sort_pairs(ctx, k.data(), v.data(), c.n, comp);
+    ASSERT_TRUE(moved_together(keys, k, v)) << "locality_sort_pairs";
+  }
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "comparator_fuzz_util.hpp"
 #include "search_util.hpp"
 #include "test_util.hpp"
 
@@ -594,6 +595,61 @@ TEST(HostSortedSearchUnsorted, StaysInBounds) {
       if (HasFailure()) return;
     }
   }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Comparators that are not strict weak orders: every search returns, every output is written,
+// each bound lies in [0, other side's count], and the matches reported are at most the elements.
+
+// Every a_out[i] (sentinel -1 before) is a bound in [0, nb], its match bit aside.
+::testing::AssertionResult bounds_in_range(const std::vector<std::int64_t>& out, index_t nb) {
+  constexpr auto match_bit = std::uint64_t{1} << 63;
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    const auto bound = static_cast<std::int64_t>(static_cast<std::uint64_t>(out[i]) & ~match_bit);
+    if (out[i] == -1 || bound > nb) return ::testing::AssertionFailure() << "output " << i << " is " << out[i];
+  }
+  return ::testing::AssertionSuccess();
+}
+
+std::int64_t match_bits(const std::vector<std::int64_t>& out) {
+  return std::count_if(out.begin(), out.end(), [](std::int64_t x) { return x < 0; });
+}
+
+TEST(HostComparatorFuzz, SearchesStayInBounds) {
+  for (const fuzz_case& c : fuzz_cases(3))
+    for (const bool few_needles : {false, true}) {  // few needles into a long b: the galloping search
+      SCOPED_TRACE(::testing::Message() << c << (few_needles ? ", few needles" : ""));
+      mergepath::host_context ctx(c.threads);
+      const bad_comp comp{c.order};
+      const index_t na = few_needles ? std::min<index_t>(c.n, 17) : c.n * 2 / 3, nb = c.n - (few_needles ? 0 : na);
+      const std::vector<double> a = fuzz_keys(c, na, 0), b = fuzz_keys(c, nb, 1);
+      auto fresh = [](index_t n) { return std::vector<std::int64_t>(static_cast<std::size_t>(n), -1); };
+      std::vector<std::int64_t> lower = fresh(na), a_out = fresh(na), b_out = fresh(nb);
+      mergepath::sorted_search(ctx, a.data(), na, b.data(), nb, lower.data(), comp);
+      ASSERT_TRUE(bounds_in_range(lower, nb)) << "lower bounds";
+      mergepath::sorted_search<bounds::upper>(ctx, a.data(), na, b.data(), nb, a_out.data(), comp);
+      ASSERT_TRUE(bounds_in_range(a_out, nb)) << "upper bounds";
+      a_out = fresh(na);
+      const std::vector<std::int64_t> lower_bounds = lower;
+      mergepath::sorted_equality_count(ctx, a.data(), na, b.data(), nb, lower_bounds.data(), a_out.data(), comp);
+      for (index_t i = 0; i < na; ++i) {  // the count plus the lower bound is an upper bound
+        const auto k = static_cast<std::size_t>(i);
+        ASSERT_TRUE(a_out[k] + lower[k] >= 0 && a_out[k] + lower[k] <= nb) << "equality count " << i;
+      }
+      for (const bounds bound : {bounds::lower, bounds::upper}) {
+        a_out = fresh(na), b_out = fresh(nb);
+        const auto matches =
+            bound == bounds::lower
+                ? mergepath::sorted_search<bounds::lower, search::index_match, search::index_match>(
+                      ctx, a.data(), na, b.data(), nb, a_out.data(), b_out.data(), comp)
+                : mergepath::sorted_search<bounds::upper, search::index_match, search::index_match>(
+                      ctx, a.data(), na, b.data(), nb, a_out.data(), b_out.data(), comp);
+        ASSERT_TRUE(bounds_in_range(a_out, nb)) << "a's bounds";
+        ASSERT_TRUE(bounds_in_range(b_out, na)) << "b's bounds";
+        ASSERT_EQ(matches.a, match_bits(a_out));
+        ASSERT_EQ(matches.b, match_bits(b_out));
+      }
+    }
 }
 
 }  // namespace

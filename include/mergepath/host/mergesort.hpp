@@ -17,6 +17,7 @@
 #include "../thread/merge_path.hpp"
 #include "../thread/serial_merge.hpp"
 #include "../thread/sorting_network.hpp"
+#include "merge.hpp"
 #include "parallel.hpp"
 
 namespace mergepath {
@@ -142,21 +143,40 @@ void serial_mergesort(Data data, Scratch scratch, index_t count, Comp comp) {
 template <class Src, class Dst, class Comp>
 std::vector<index_t> merge_run_pairs(const host_context& ctx, Src src, Dst dst, const std::vector<index_t>& bounds,
                                      Comp comp) {
-  index_t runs = static_cast<index_t>(bounds.size()) - 1;
-  index_t pairs = detail::ceil_div<index_t>(runs, 2);
-  index_t parts_per_pair = detail::ceil_div<index_t>(ctx.num_threads(), pairs);
+  const index_t runs = static_cast<index_t>(bounds.size()) - 1;
+  const index_t pairs = detail::ceil_div<index_t>(runs, 2);
+  const index_t parts_per_pair = detail::ceil_div<index_t>(ctx.num_threads(), pairs);
+  struct merge_pair {
+    index_t a0, b0, a_count, b_count;
+  };
+  auto pair_at = [&](index_t pair) {
+    const index_t a0 = bounds[2 * pair];
+    const index_t b0 = bounds[std::min(2 * pair + 1, runs)];
+    return merge_pair{a0, b0, b0 - a0, bounds[std::min(2 * pair + 2, runs)] - b0};
+  };
+  // Pair p's part k takes a[split[p][k], split[p][k + 1]): every pair's splits searched at once.
+  const index_t splits_per_pair = parts_per_pair + 1;
+  std::vector<index_t> split(static_cast<std::size_t>(pairs * splits_per_pair));
+  parallel_for(ctx, pairs * splits_per_pair, [&](index_t job) {
+    const merge_pair p = pair_at(job / splits_per_pair);
+    split[static_cast<std::size_t>(job)] =
+        merge_path(src.keys + p.a0, p.a_count, src.keys + p.b0, p.b_count,
+                   chunk_diagonal(p.a_count + p.b_count, job % splits_per_pair, parts_per_pair), comp);
+  });
+  for (index_t pair = 0; pair < pairs; ++pair) {
+    const merge_pair p = pair_at(pair);
+    clamp_chunk_splits(split.data() + pair * splits_per_pair, p.a_count + p.b_count, parts_per_pair);
+  }
   parallel_for(ctx, pairs * parts_per_pair, [&](index_t job) {
-    index_t pair = job / parts_per_pair, part = job % parts_per_pair;
-    index_t a0 = bounds[2 * pair];
-    index_t b0 = bounds[std::min(2 * pair + 1, runs)];
-    index_t b1 = bounds[std::min(2 * pair + 2, runs)];
-    index_t a_count = b0 - a0, b_count = b1 - b0, total = a_count + b_count;
-    index_t diag0 = total * part / parts_per_pair, diag1 = total * (part + 1) / parts_per_pair;
-    index_t i0 = merge_path(src.keys + a0, a_count, src.keys + b0, b_count, diag0, comp);
-    index_t i1 = clamp_next_split(i0, merge_path(src.keys + a0, a_count, src.keys + b0, b_count, diag1, comp), diag0,
-                                  diag1);
-    merge_sort_data(src.at(a0 + i0), i1 - i0, src.at(b0 + diag0 - i0), (diag1 - i1) - (diag0 - i0),
-                    dst.at(a0 + diag0), comp);
+    const index_t pair = job / parts_per_pair, part = job % parts_per_pair;
+    const merge_pair p = pair_at(pair);
+    const index_t total = p.a_count + p.b_count;
+    const index_t diag0 = chunk_diagonal(total, part, parts_per_pair);
+    const index_t diag1 = chunk_diagonal(total, part + 1, parts_per_pair);
+    const index_t i0 = split[static_cast<std::size_t>(pair * splits_per_pair + part)];
+    const index_t i1 = split[static_cast<std::size_t>(pair * splits_per_pair + part + 1)];
+    merge_sort_data(src.at(p.a0 + i0), i1 - i0, src.at(p.b0 + diag0 - i0), (diag1 - i1) - (diag0 - i0),
+                    dst.at(p.a0 + diag0), comp);
   });
   std::vector<index_t> merged;
   for (index_t r = 0; r < runs; r += 2) merged.push_back(bounds[r]);

@@ -54,17 +54,13 @@ match_counts sorted_search(const host_context& ctx, AIt a, index_t a_count, BIt 
       gallop_search<Bounds>(ctx, a, a_count, b, b_count, a_out, comp);
       return {};
     }
-  index_t total = a_count + b_count;
-  index_t chunks = chunk_count(ctx, total);
+  const index_t chunks = chunk_count(ctx, a_count + b_count);
   std::vector<match_counts> matches(static_cast<std::size_t>(chunks));
-  parallel_for(ctx, chunks, [&](index_t c) {
-    index_t diag0 = total * c / chunks;
-    index_t diag1 = total * (c + 1) / chunks;
-    index_t a0 = merge_path<Bounds>(a, a_count, b, b_count, diag0, comp);
-    index_t a1 = clamp_next_split(a0, merge_path<Bounds>(a, a_count, b, b_count, diag1, comp), diag0, diag1);
-    matches[static_cast<std::size_t>(c)] =
-        serial_search<Bounds, TypeA, TypeB>(a, a_count, b, b_count, a0, a1, diag0 - a0, diag1 - a1, a_out, b_out, comp);
-  });
+  for_each_merge_chunk<Bounds>(
+      ctx, a, a_count, b, b_count, comp, [&](index_t c, index_t a0, index_t a1, index_t b0, index_t b1, index_t) {
+        matches[static_cast<std::size_t>(c)] =
+            serial_search<Bounds, TypeA, TypeB>(a, a_count, b, b_count, a0, a1, b0, b1, a_out, b_out, comp);
+      });
   match_counts sum;
   for (const match_counts& m : matches) sum.a += m.a, sum.b += m.b;
   return sum;
