@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <ostream>
 #include <random>
 #include <string>
@@ -101,6 +102,69 @@ std::vector<Start> make_segment_starts(segment_shape shape, index_t count, std::
   std::vector<Start> starts(sizes.size());
   index_t start = 0;
   for (std::size_t s = 0; s < sizes.size(); ++s) starts[s] = static_cast<Start>(start), start += sizes[s];
+  return starts;
+}
+
+// Malformed starts, as unchecked mode takes them.
+enum class bad_starts {
+  unordered,         // anywhere in [0, count]
+  out_of_range,      // anywhere in [-count, 2 count]
+  alternating,       // 0, count, 0, count, ...
+  descending,        // count down to 0
+  extremes,          // the type's min and max, -1, 0, count, count + 1, mixed
+  all_min,           // every start the type's min
+  all_max,           // every start the type's max
+  first_above_zero,  // non-decreasing, but from count / 2 on
+};
+
+inline const char* to_string(bad_starts b) {
+  switch (b) {
+    case bad_starts::unordered: return "unordered";
+    case bad_starts::out_of_range: return "out_of_range";
+    case bad_starts::alternating: return "alternating";
+    case bad_starts::descending: return "descending";
+    case bad_starts::extremes: return "extremes";
+    case bad_starts::all_min: return "all_min";
+    case bad_starts::all_max: return "all_max";
+    case bad_starts::first_above_zero: return "first_above_zero";
+  }
+  return "?";
+}
+inline std::ostream& operator<<(std::ostream& os, bad_starts b) { return os << to_string(b); }
+
+inline const std::vector<bad_starts>& all_bad_starts() {
+  static const std::vector<bad_starts> kinds = {
+      bad_starts::unordered, bad_starts::out_of_range, bad_starts::alternating, bad_starts::descending,
+      bad_starts::extremes,  bad_starts::all_min,      bad_starts::all_max,     bad_starts::first_above_zero};
+  return kinds;
+}
+
+// num_segments malformed starts for count items.
+template <class Start>
+std::vector<Start> make_bad_starts(bad_starts kind, index_t count, index_t num_segments, std::uint64_t seed) {
+  using limits = std::numeric_limits<Start>;
+  std::mt19937_64 rng(seed);
+  auto in = [&](index_t lo, index_t hi) { return std::uniform_int_distribution<index_t>(lo, hi)(rng); };
+  std::vector<Start> starts(static_cast<std::size_t>(num_segments));
+  for (index_t s = 0; s < num_segments; ++s) {
+    index_t v = 0;
+    switch (kind) {
+      case bad_starts::unordered: v = in(0, count); break;
+      case bad_starts::out_of_range: v = in(-count, 2 * count); break;
+      case bad_starts::alternating: v = s % 2 == 0 ? 0 : count; break;
+      case bad_starts::descending: v = count - count * s / num_segments; break;
+      case bad_starts::extremes: {
+        const index_t pick[] = {static_cast<index_t>(limits::min()), static_cast<index_t>(limits::max()), -1, 0, count,
+                                count + 1, in(0, count)};
+        v = pick[in(0, 6)];
+        break;
+      }
+      case bad_starts::all_min: v = static_cast<index_t>(limits::min()); break;
+      case bad_starts::all_max: v = static_cast<index_t>(limits::max()); break;
+      case bad_starts::first_above_zero: v = count / 2 + (count - count / 2) * s / num_segments; break;
+    }
+    starts[static_cast<std::size_t>(s)] = static_cast<Start>(v);
+  }
   return starts;
 }
 

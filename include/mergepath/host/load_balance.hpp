@@ -10,6 +10,7 @@
 #include "../error.hpp"
 #include "../functional.hpp"
 #include "../thread/load_balance.hpp"
+#include "merge.hpp"
 #include "parallel.hpp"
 
 namespace mergepath {
@@ -44,16 +45,18 @@ void check_segments(const host_context& ctx, const char* algorithm, index_t coun
                             s > 0 ? static_cast<long long>(starts[s - 1]) : 0, count);
 }
 
-// Calls share_fn(c, share) for the c-th of the threads' shares of the path, in parallel.
+// Calls share_fn(c, share) for the c-th of the threads' shares of the path, in parallel; the
+// shares take every start and every item once, whatever the starts hold.
 template <class StartsIt, class ShareFn>
 void for_each_load_balance_share(const host_context& ctx, StartsIt starts, index_t num_segments, index_t count,
                                  index_t chunks, ShareFn share_fn) {
   const index_t total = count + num_segments;
+  const std::vector<index_t> split = chunk_splits(
+      ctx, total, chunks, [&](index_t diag) { return load_balance_split(starts, num_segments, count, diag); });
   parallel_for(ctx, chunks, [&](index_t c) {
-    index_t diag0 = total * c / chunks;
-    index_t diag1 = total * (c + 1) / chunks;
-    share_fn(c, load_balance_share_between(load_balance_split(starts, num_segments, count, diag0),
-                                           load_balance_split(starts, num_segments, count, diag1), diag0, diag1));
+    const auto k = static_cast<std::size_t>(c);
+    share_fn(c, load_balance_share_between(split[k], split[k + 1], chunk_diagonal(total, c, chunks),
+                                           chunk_diagonal(total, c + 1, chunks)));
   });
 }
 

@@ -81,9 +81,10 @@ MERGEPATH_HD inline index_t clamp_segment(index_t segment, index_t num_segments)
 }
 
 // Item i's rank in its segment, i - segment_start, clamped into [0, i]: well-formed starts need
-// no clamp; with malformed ones a rank still stays below count.
+// no clamp; with malformed ones a rank still stays below count. The start is clamped before the
+// subtraction, so that no start (INT64_MIN included) overflows it: as many instructions.
 MERGEPATH_HD inline index_t rank_in_segment(index_t item, index_t segment_start) {
-  return detail::min_of(detail::max_of<index_t>(item - segment_start, 0), item);
+  return item - detail::min_of(detail::max_of<index_t>(segment_start, 0), item);
 }
 
 // Checked mode's test of segment_starts[s]: the first must be 0, each at least its predecessor
