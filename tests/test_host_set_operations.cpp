@@ -6,6 +6,7 @@
 #include <mergepath/set_operations.hpp>
 #include <vector>
 
+#include "comparator_fuzz_util.hpp"
 #include "join_util.hpp"
 
 namespace mergepath_test {
@@ -194,6 +195,38 @@ TEST(HostSetOperationsMergeWalk, TiledLikeTheGpuMatchesStd) {
       check(std::integral_constant<set_op, set_op::difference>{});
       check(std::integral_constant<set_op, set_op::symmetric_difference>{});
     }
+}
+
+// Comparators that are not strict weak orders (set_union of {0, 1, 2} with itself under <= never
+// returned): every operation returns a count within its output's room, each output an element of
+// its input (intersection and difference: of a), none twice but where comp answers at random.
+TEST(HostComparatorFuzz, SetOperationsReturnInputElements) {
+  for (const fuzz_case& c : fuzz_cases(4)) {
+    SCOPED_TRACE(::testing::Message() << c);
+    host_context ctx(c.threads);
+    const bad_comp comp{c.order};
+    const index_t na = c.n * 2 / 3, nb = c.n - na;
+    const std::vector<double> a = fuzz_keys(c, na, 0), b = fuzz_keys(c, nb, 1);
+    const std::vector<std::int64_t> a_rows = row_numbers(na), b_rows = row_numbers(nb, na);
+    std::vector<double> both = a;
+    both.insert(both.end(), b.begin(), b.end());
+    for (set_op op : all_set_ops()) {
+      SCOPED_TRACE(::testing::Message() << op);
+      const auto room = static_cast<std::size_t>(mergepath::detail::set_output_capacity(op, na, nb));
+      std::vector<double> out(room, -1.0);
+      std::vector<std::int64_t> out_rows(room, -1);
+      const std::int64_t n = run_set_op_by_key(op, ctx, a.data(), a_rows.data(), na, b.data(), b_rows.data(), nb,
+                                               out.data(), out_rows.data(), comp);
+      ASSERT_TRUE(n >= 0 && n <= static_cast<std::int64_t>(room)) << n;
+      out.resize(static_cast<std::size_t>(n));
+      out_rows.resize(static_cast<std::size_t>(n));
+      const bool from_a_only = !mergepath::detail::keeps_b_only(op);
+      ASSERT_TRUE(keys_of_rows(from_a_only ? a : both, out, out_rows, c.order != bad_order::random));
+      std::vector<double> keys_only(room, -1.0);
+      const std::int64_t n_keys = run_set_op(op, ctx, a.data(), na, b.data(), nb, keys_only.data(), comp);
+      ASSERT_TRUE(n_keys >= 0 && n_keys <= static_cast<std::int64_t>(room)) << n_keys;
+    }
+  }
 }
 
 }  // namespace

@@ -29,8 +29,9 @@ index_t set_operation(const host_context& ctx, AKeys a_keys, AVals a_vals, index
   const index_t threads = chunk_count(ctx, total);
   const index_t walk_count = threads * walks_per_thread;
   std::vector<set_split<index_t>> splits(static_cast<std::size_t>(walk_count) + 1);
-  parallel_for(ctx, walk_count + 1, [&](index_t w) {
-    splits[static_cast<std::size_t>(w)] = set_path(a_keys, a_count, b_keys, b_count, total * w / walk_count, comp);
+  parallel_for(ctx, threads, [&](index_t t) {  // thread t finds its walks' first points; the last, the end too
+    for (index_t w = t * walks_per_thread, end = w + walks_per_thread + (t + 1 == threads); w < end; ++w)
+      splits[static_cast<std::size_t>(w)] = set_path(a_keys, a_count, b_keys, b_count, total * w / walk_count, comp);
   });
   for (std::size_t w = 1; w < splits.size(); ++w) {  // monotone whatever the data (walks never overlap)
     splits[w].a = std::max(splits[w].a, splits[w - 1].a);

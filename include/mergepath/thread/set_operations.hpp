@@ -89,6 +89,11 @@ constexpr Index set_walk_kept(const set_walk<Index>& w, Index pairs) {
   if constexpr (Op == set_op::symmetric_difference) return a_left + b_left - 2 * pairs;
 }
 
+// Whether a step of the walk consumes b's key alone, given comp(a, b) and comp(b, a). Where a
+// comparator that is not a strict weak order (<=, always true) says both, a's goes first: a step
+// that consumed neither would never end the walk. Bitwise, so that the step has no branch.
+constexpr bool set_walk_b_first(bool a_first, bool b_before_a) { return b_before_a & !a_first; }
+
 }  // namespace detail
 
 // Sets each walk's out_end to out + the number of elements op keeps from it. The walks are
@@ -100,7 +105,7 @@ void count_set_walks(AIt a, BIt b, set_walk<Index> (&walks)[Walks], Comp comp) {
   set_walk<Index> moving[Walks];  // out counts the walk's pairs
   for (int w = 0; w < Walks; ++w) moving[w] = {walks[w].a, walks[w].a_end, walks[w].b, walks[w].b_end, 0, 0};
   auto step = [&](set_walk<Index>& w) {
-    const bool a_first = comp(a[w.a], b[w.b]), b_first = comp(b[w.b], a[w.a]);
+    const bool a_first = comp(a[w.a], b[w.b]), b_first = detail::set_walk_b_first(a_first, comp(b[w.b], a[w.a]));
     w.out += !(a_first || b_first);
     w.a += !b_first;
     w.b += !a_first;
@@ -124,7 +129,7 @@ void write_set_walks(AKeys a_keys, AVals a_vals, BKeys b_keys, BVals b_vals, Out
   auto step = [&](set_walk<Index>& w) {
     const auto x = a_keys[w.a];
     const auto y = b_keys[w.b];
-    const bool a_first = comp(x, y), b_first = comp(y, x);
+    const bool a_first = comp(x, y), b_first = detail::set_walk_b_first(a_first, comp(y, x));
     // Equivalent keys: a's copy for union and intersection; symmetric difference keeps neither.
     const bool from_b = Op == set_op::union_ ? b_first : Op == set_op::symmetric_difference ? !a_first : false;
     out_keys[w.out] = from_b ? y : x;
@@ -152,6 +157,13 @@ void write_set_walks(AKeys a_keys, AVals a_vals, BKeys b_keys, BVals b_vals, Out
             out_keys[w.out] = b_keys[w.b];
             if constexpr (with_values) out_vals[w.out] = b_vals[w.b];
           }
+        // Slots left only where comp answered otherwise than in count_set_walks (a random
+        // comparator): an input element each, never memory left unwritten.
+        for (; w.out < w.out_end; ++w.out) {
+          const bool from_a = w.a_end > 0;  // a walk that keeps anything has an element
+          out_keys[w.out] = from_a ? a_keys[w.a_end - 1] : b_keys[w.b_end - 1];
+          if constexpr (with_values) out_vals[w.out] = from_a ? a_vals[w.a_end - 1] : b_vals[w.b_end - 1];
+        }
       },
       [](const set_walk<Index>& w) { return w.out_end - w.out; });  // no store past the walk's output
 }
