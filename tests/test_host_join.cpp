@@ -8,6 +8,7 @@
 #include <random>
 #include <vector>
 
+#include "comparator_fuzz_util.hpp"
 #include "join_util.hpp"
 
 namespace mergepath_test {
@@ -219,6 +220,45 @@ TEST(HostJoinResult, MovesAndOwns) {
   ASSERT_EQ(moved.size(), 4);
   EXPECT_EQ(std::vector<std::int64_t>(moved.a_index(), moved.a_index() + 4), (std::vector<std::int64_t>{1, 1, 2, 2}));
   EXPECT_EQ(std::vector<std::int64_t>(moved.b_index(), moved.b_index() + 4), (std::vector<std::int64_t>{0, 1, 0, 1}));
+}
+
+// Comparators that are not strict weak orders: every join returns at most |a| |b| rows plus the
+// lone ones, each row's indices in range, -1 only where the kind keeps lone rows.
+template <join_kind Kind>
+void check_fuzz_join(const fuzz_case& c, const std::vector<double>& a, const std::vector<double>& b) {
+  SCOPED_TRACE(::testing::Message() << "kind " << static_cast<int>(Kind));
+  host_context ctx(c.threads);
+  const bad_comp comp{c.order};
+  const auto na = static_cast<index_t>(a.size()), nb = static_cast<index_t>(b.size());
+  for (const bool sort_first : {false, true}) {
+    auto r = sort_first ? mergepath::sort_merge_join<Kind, std::int32_t>(ctx, a.data(), na, b.data(), nb, comp)
+                        : mergepath::merge_join<Kind, std::int32_t>(ctx, a.data(), na, b.data(), nb, comp);
+    ASSERT_LE(r.size(), na * nb + na + nb) << (sort_first ? "sort_merge_join" : "merge_join");
+    for (std::int64_t k = 0; k < r.size(); ++k) {
+      const std::int32_t i = r.a_index()[k];
+      const std::int32_t j = mergepath::detail::has_b_index(Kind) ? r.b_index()[k] : 0;
+      const bool lone_b_ok = mergepath::detail::keeps_lone_b(Kind), lone_a_ok = mergepath::detail::keeps_lone_a(Kind);
+      ASSERT_TRUE(i < na && j < nb && (i >= 0 || (i == -1 && lone_b_ok && j >= 0)) &&
+                  (j >= 0 || (j == -1 && lone_a_ok && i >= 0)))
+          << (sort_first ? "sort_merge_join" : "merge_join") << " row " << k << ": (" << i << ", " << j << ")";
+    }
+  }
+}
+
+TEST(HostComparatorFuzz, JoinsStayInBounds) {
+  for (const fuzz_case& c : fuzz_cases(5)) {
+    if (equivalence_is_common(c.order) && c.n > 1000) continue;  // up to |a| |b| rows: kept small
+    SCOPED_TRACE(::testing::Message() << c);
+    const index_t na = c.n * 2 / 3, nb = c.n - na;
+    const std::vector<double> a = fuzz_keys(c, na, 0), b = fuzz_keys(c, nb, 1);
+    check_fuzz_join<join_kind::inner>(c, a, b);
+    check_fuzz_join<join_kind::left>(c, a, b);
+    check_fuzz_join<join_kind::right>(c, a, b);
+    check_fuzz_join<join_kind::full_outer>(c, a, b);
+    check_fuzz_join<join_kind::left_semi>(c, a, b);
+    check_fuzz_join<join_kind::left_anti>(c, a, b);
+    if (HasFailure()) return;
+  }
 }
 
 }  // namespace

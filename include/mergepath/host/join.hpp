@@ -308,6 +308,11 @@ bool join_by_chunks(const host_context& ctx, AIt a, index_t a_count, BIt b, inde
         }
         at += take;
       }
+      // Fewer rows than the first walk counted only where comp answered otherwise (a random
+      // comparator): the first walk's first row fills the rest, so that no row is left unwritten.
+      const auto& first = rows[static_cast<std::size_t>(c)].segments().front();  // it stored rows before dropping
+      std::fill(a_to + at, a_to + n, *first.a);
+      if constexpr (has_b) std::fill(b_to + at, b_to + n, *first.b);
     });
   result = {total, std::move(a_res), std::move(b_res), has_b};
   return true;

@@ -164,24 +164,25 @@ MERGEPATH_HD bool is_lone_b(AIt a, BIt b, index_t j, index_t ub, Comp comp) {
 }
 
 // Writes the row (-1, j) of each lone b row j where the merge of the rows' keys puts it: after
-// the rows of the a rows before it and the lone b rows before it.
+// the rows of the a rows before it and the lone b rows before it. Which rows are lone it reads
+// from the scan that counted them (lone_b_before[j + 1] - lone_b_before[j]), so that the rows it
+// writes are the rows counted, whatever comp answers (a random one answers differently each time).
 template <class Index, class AIt, class BIt, class BRows, class Comp, class AStarts = const index_t*>
 struct lone_b_writer {
-  AIt a;
+  AIt a;  // a, b and comp are no longer read; device/join.cuh still fills them
   index_t a_count;
   BIt b;
-  const Index* upper;  // upper bound of b[j] in a
-  AStarts a_starts;    // output rows of the a rows before a[i], i <= a_count
-  const index_t* lone_b_before;
-  index_t total;  // the output's rows
+  const Index* upper;            // upper bound of b[j] in a
+  AStarts a_starts;              // output rows of the a rows before a[i], i <= a_count
+  const index_t* lone_b_before;  // j <= b_count
+  index_t total;                 // the output's rows
   BRows b_rows;
   Index* a_out;
   Index* b_out;
   Comp comp;
   MERGEPATH_HD void operator()(index_t j) const {
-    const index_t ub = clamped_bound(upper[j], a_count);
-    if (!is_lone_b(a, b, j, ub, comp)) return;
-    const index_t k = static_cast<index_t>(a_starts[ub]) + lone_b_before[j];
+    if (lone_b_before[j + 1] == lone_b_before[j]) return;
+    const index_t k = static_cast<index_t>(a_starts[clamped_bound(upper[j], a_count)]) + lone_b_before[j];
     if (k < 0 || k >= total) return;  // unsorted input only
     a_out[k] = Index(-1);
     b_out[k] = static_cast<Index>(b_rows[j]);
