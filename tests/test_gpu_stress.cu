@@ -146,12 +146,24 @@ enum class call {
   segmented_sort_pairs,
   count
 };
-const char* const call_names[] = {"merge",          "merge_pairs",        "mergesort_pairs",
-                                  "sort (radix)",   "sort_pairs (int64)", "sorted_search",
-                                  "sorted_search (matches)", "load_balancing_search", "interval_expand",
-                                  "interval_gather", "interval_scatter",   "interval_move",
-                                  "segmented_reduce (sum)",  "segmented_reduce (affine)", "merge_join",
-                                  "sort_merge_join", "set operation",      "set_union_by_key",
+const char* const call_names[] = {"merge",
+                                  "merge_pairs",
+                                  "mergesort_pairs",
+                                  "sort (radix)",
+                                  "sort_pairs (int64)",
+                                  "sorted_search",
+                                  "sorted_search (matches)",
+                                  "load_balancing_search",
+                                  "interval_expand",
+                                  "interval_gather",
+                                  "interval_scatter",
+                                  "interval_move",
+                                  "segmented_reduce (sum)",
+                                  "segmented_reduce (affine)",
+                                  "merge_join",
+                                  "sort_merge_join",
+                                  "set operation",
+                                  "set_union_by_key",
                                   "segmented_sort_pairs"};
 static_assert(sizeof(call_names) / sizeof(call_names[0]) == static_cast<int>(call::count));
 
@@ -163,9 +175,11 @@ struct tile_shape {
 tile_shape shape_of(call c) {
   using namespace mergepath;
   switch (c) {
-    case call::merge: return {default_merge_policy<int>::tuning.tile_items(), default_merge_policy<int>::tuning.block_threads};
+    case call::merge:
+      return {default_merge_policy<int>::tuning.tile_items(), default_merge_policy<int>::tuning.block_threads};
     case call::merge_pairs:
-      return {default_merge_policy<int, int>::tuning.tile_items(), default_merge_policy<int, int>::tuning.block_threads};
+      return {default_merge_policy<int, int>::tuning.tile_items(),
+              default_merge_policy<int, int>::tuning.block_threads};
     case call::mergesort_pairs:
     case call::sort_pairs_int64:
     case call::sort_radix:
@@ -175,24 +189,30 @@ tile_shape shape_of(call c) {
     case call::sorted_search_matches:
     case call::merge_join:
     case call::sort_merge_join:
-      return {default_sorted_search_policy<int>::tuning.tile_items(), default_sorted_search_policy<int>::tuning.block_threads};
-    case call::load_balancing_search: return {load_balancing_search_tuning.tile_items(), load_balancing_search_tuning.block_threads};
-    case call::interval_expand: return {interval_expand_tuning.tile_items(), interval_expand_tuning.block_threads};
+      return {default_sorted_search_policy<int>::tuning.tile_items(),
+              default_sorted_search_policy<int>::tuning.block_threads};
+    case call::load_balancing_search:
+      return {load_balancing_search_tuning.tile_items(), load_balancing_search_tuning.block_threads};
+    case call::interval_expand:
+      return {interval_expand_tuning.tile_items(), interval_expand_tuning.block_threads};
     case call::interval_gather:
     case call::interval_scatter:
-    case call::interval_move: return {default_transform_lbs_tuning.tile_items(), default_transform_lbs_tuning.block_threads};
+    case call::interval_move:
+      return {default_transform_lbs_tuning.tile_items(), default_transform_lbs_tuning.block_threads};
     case call::segmented_reduce_sum:
     case call::segmented_reduce_affine:
       return {segmented_reduce_tuning_for(8).tile_items(), segmented_reduce_tuning_for(8).block_threads};
     case call::set_operation:
-      return {set_operation_tuning_for(set_op::union_, 4).tile_span(), set_operation_tuning_for(set_op::union_, 4).block_threads};
+      return {set_operation_tuning_for(set_op::union_, 4).tile_span(),
+              set_operation_tuning_for(set_op::union_, 4).block_threads};
     case call::set_union_by_key:
       return {set_operation_tuning_for(set_op::union_, 4, true).tile_span(),
               set_operation_tuning_for(set_op::union_, 4, true).block_threads};
     case call::segmented_sort_pairs:
       return {default_segmented_sort_policy<int, int>::tuning.blocksort.tile_items(),
               default_segmented_sort_policy<int, int>::tuning.blocksort.block_threads};
-    default: return {1024, 256};
+    default:
+      return {1024, 256};
   }
 }
 
@@ -292,7 +312,7 @@ job make_job(call c, index_t n, std::mt19937_64& rng, mergepath::cuda_context& c
       auto vals = origins(n);
       const bool radix = c == call::sort_radix;
       auto s = std::make_shared<std::pair<user_buffer<int>, user_buffer<int>>>(user_buffer<int>(keys, ctx, how),
-                                                                              user_buffer<int>(vals, ctx, how));
+                                                                               user_buffer<int>(vals, ctx, how));
       std::vector<int> expected_keys = keys, expected_vals = vals;
       mergepath::sort_pairs(host, expected_keys.data(), expected_vals.data(), n);
       j.launch = [s, n, radix, &ctx] {
@@ -343,9 +363,9 @@ job make_job(call c, index_t n, std::mt19937_64& rng, mergepath::cuda_context& c
       j.launch = [s, na, nb, matches, &ctx] {
         auto& [a, b, ao, bo, counts] = *s;
         if (matches)
-          counts = mergepath::sorted_search<mergepath::bounds::lower, mergepath::search::index_match,
-                                            mergepath::search::match>(ctx, a.data(), na, b.data(), nb, ao.data(),
-                                                                      bo.data());
+          counts =
+              mergepath::sorted_search<mergepath::bounds::lower, mergepath::search::index_match,
+                                       mergepath::search::match>(ctx, a.data(), na, b.data(), nb, ao.data(), bo.data());
         else
           mergepath::sorted_search(ctx, a.data(), na, b.data(), nb, ao.data());
       };
@@ -387,7 +407,8 @@ job make_job(call c, index_t n, std::mt19937_64& rng, mergepath::cuda_context& c
           mergepath::interval_expand(host, values.data(), count, starts.data(), num_segments, expected.data());
           break;
         case call::interval_gather:
-          mergepath::interval_gather(host, in.data(), count, starts.data(), num_segments, place.data(), expected.data());
+          mergepath::interval_gather(host, in.data(), count, starts.data(), num_segments, place.data(),
+                                     expected.data());
           break;
         case call::interval_scatter:
           mergepath::interval_scatter(host, in.data(), count, starts.data(), num_segments, place.data(),
@@ -515,26 +536,31 @@ job make_job(call c, index_t n, std::mt19937_64& rng, mergepath::cuda_context& c
       auto run = [op](auto& context, const int* a, const int* av, index_t na, const int* b, const int* bv, index_t nb,
                       int* out, int* out_vals) -> index_t {
         switch (op) {
-          case 0: return mergepath::set_union(context, a, na, b, nb, out);
-          case 1: return mergepath::set_intersection(context, a, na, b, nb, out);
-          case 2: return mergepath::set_difference(context, a, na, b, nb, out);
-          case 3: return mergepath::set_symmetric_difference(context, a, na, b, nb, out);
-          default: return mergepath::set_union_by_key(context, a, av, na, b, bv, nb, out, out_vals);
+          case 0:
+            return mergepath::set_union(context, a, na, b, nb, out);
+          case 1:
+            return mergepath::set_intersection(context, a, na, b, nb, out);
+          case 2:
+            return mergepath::set_difference(context, a, na, b, nb, out);
+          case 3:
+            return mergepath::set_symmetric_difference(context, a, na, b, nb, out);
+          default:
+            return mergepath::set_union_by_key(context, a, av, na, b, bv, nb, out, out_vals);
         }
       };
       const index_t capacity = a.size() + b.size();
       std::vector<int> keys(capacity), vals(capacity);
-      const index_t size = run(host, a.data(), av.data(), a.size(), b.data(), bv.data(), b.size(), keys.data(),
-                               vals.data());
+      const index_t size =
+          run(host, a.data(), av.data(), a.size(), b.data(), bv.data(), b.size(), keys.data(), vals.data());
       keys.resize(size);
       vals.resize(size);
       struct state {
         user_buffer<int> a, av, b, bv, out, out_vals;
         index_t size = -1;
       };
-      auto s = std::make_shared<state>(state{user_buffer<int>(a, ctx, how), user_buffer<int>(av, ctx, how),
-                                             user_buffer<int>(b, ctx, how), user_buffer<int>(bv, ctx, how),
-                                             user_buffer<int>(capacity, ctx, how), user_buffer<int>(capacity, ctx, how)});
+      auto s = std::make_shared<state>(state{
+          user_buffer<int>(a, ctx, how), user_buffer<int>(av, ctx, how), user_buffer<int>(b, ctx, how),
+          user_buffer<int>(bv, ctx, how), user_buffer<int>(capacity, ctx, how), user_buffer<int>(capacity, ctx, how)});
       const index_t a_count = a.size(), b_count = b.size();
       j.launch = [s, run, a_count, b_count, &ctx] {
         s->size = run(ctx, s->a.data(), s->av.data(), a_count, s->b.data(), s->bv.data(), b_count, s->out.data(),
@@ -571,7 +597,8 @@ job make_job(call c, index_t n, std::mt19937_64& rng, mergepath::cuda_context& c
       };
       break;
     }
-    default: break;
+    default:
+      break;
   }
   j.what = what.str();
   return j;
