@@ -32,10 +32,12 @@
 // T. Floating-point sums may differ from a sequential loop's in rounding (a different association).
 //
 // Requires segment_starts non-decreasing, segment_starts[0] == 0 and each <= count. Malformed
-// starts give an unspecified result but never an access outside starts[0, num_segments), out,
-// values[0, count) or values[0, num_segments) (interval_expand); the segments and ranks passed to
-// f stay in [0, num_segments) and [0, count). gather and scatter must address the element ranges
-// the segments' sizes imply.
+// starts (any values, the type's minimum and maximum included) give an unspecified result but
+// never an access outside starts[0, num_segments), out, values[0, count) or values[0,
+// num_segments) (interval_expand); the segments and ranks passed to f stay in [0, num_segments)
+// and [0, count). On a host_context every output is still written (load_balancing_search's each
+// in [-1, num_segments)) and f is called once for every item (docs/load_balance.md). gather and
+// scatter must address the element ranges the segments' sizes imply.
 // Throws std::invalid_argument for a negative count or num_segments, items without segments
 // (num_segments == 0 < count), a null pointer with a non-zero count, and in checked mode
 // (ctx.set_checked(true)) for malformed starts, naming the first bad position, before anything is
