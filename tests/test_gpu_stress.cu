@@ -398,50 +398,37 @@ job make_job(call c, index_t n, std::mt19937_64& rng, mergepath::cuda_context& c
       }
       std::vector<int> values(starts.size());
       for (auto& v : values) v = static_cast<int>(rng());
+      // The call on either backend, over its pointers.
+      auto run = [c, count, num_segments](auto& context, const long long* st, const long long* pl, const int* vals,
+                                          const int* in, int* out) {
+        switch (c) {
+          case call::load_balancing_search:
+            mergepath::load_balancing_search(context, count, st, num_segments, out);
+            break;
+          case call::interval_expand:
+            mergepath::interval_expand(context, vals, count, st, num_segments, out);
+            break;
+          case call::interval_gather:
+            mergepath::interval_gather(context, in, count, st, num_segments, pl, out);
+            break;
+          case call::interval_scatter:
+            mergepath::interval_scatter(context, in, count, st, num_segments, pl, out);
+            break;
+          default:
+            mergepath::interval_move(context, in, count, st, num_segments, pl, pl, out);
+        }
+      };
       std::vector<int> expected(static_cast<std::size_t>(count), -1);
-      switch (c) {
-        case call::load_balancing_search:
-          mergepath::load_balancing_search(host, count, starts.data(), num_segments, expected.data());
-          break;
-        case call::interval_expand:
-          mergepath::interval_expand(host, values.data(), count, starts.data(), num_segments, expected.data());
-          break;
-        case call::interval_gather:
-          mergepath::interval_gather(host, in.data(), count, starts.data(), num_segments, place.data(),
-                                     expected.data());
-          break;
-        case call::interval_scatter:
-          mergepath::interval_scatter(host, in.data(), count, starts.data(), num_segments, place.data(),
-                                      expected.data());
-          break;
-        default:
-          mergepath::interval_move(host, in.data(), count, starts.data(), num_segments, place.data(), place.data(),
-                                   expected.data());
-      }
+      run(host, starts.data(), place.data(), values.data(), in.data(), expected.data());
       auto s = std::make_shared<std::tuple<user_buffer<long long>, user_buffer<long long>, user_buffer<int>,
                                            user_buffer<int>, user_buffer<int>>>(
           user_buffer<long long>(starts, ctx, how), user_buffer<long long>(place, ctx, how),
           user_buffer<int>(values, ctx, how), user_buffer<int>(in, ctx, how),
           user_buffer<int>(std::vector<int>(static_cast<std::size_t>(count), -1), ctx, how));
       what << " mean=" << mean;
-      j.launch = [s, c, count, num_segments, &ctx] {
+      j.launch = [s, run, &ctx] {
         auto& [st, pl, vals, in, out] = *s;
-        switch (c) {
-          case call::load_balancing_search:
-            mergepath::load_balancing_search(ctx, count, st.data(), num_segments, out.data());
-            break;
-          case call::interval_expand:
-            mergepath::interval_expand(ctx, vals.data(), count, st.data(), num_segments, out.data());
-            break;
-          case call::interval_gather:
-            mergepath::interval_gather(ctx, in.data(), count, st.data(), num_segments, pl.data(), out.data());
-            break;
-          case call::interval_scatter:
-            mergepath::interval_scatter(ctx, in.data(), count, st.data(), num_segments, pl.data(), out.data());
-            break;
-          default:
-            mergepath::interval_move(ctx, in.data(), count, st.data(), num_segments, pl.data(), pl.data(), out.data());
-        }
+        run(ctx, st.data(), pl.data(), vals.data(), in.data(), out.data());
       };
       j.check = [s, expected] { return first_difference("out", expected, std::get<4>(*s).download()); };
       break;
