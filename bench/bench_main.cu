@@ -207,6 +207,7 @@ bench::device_info describe_device(int device) {
   MERGEPATH_CUDA_CHECK(cudaGetDeviceProperties(&p, device));
   d.name = p.name;
   d.arch = p.major * 10 + p.minor;
+  d.compiled_arch = mergepath::detail::kernel_arch(mergepath::detail::arch_probe_kernel<>);
   d.sm_count = p.multiProcessorCount;
   d.l2_bytes = p.l2CacheSize;
   d.global_mem_bytes = static_cast<long long>(p.totalGlobalMem);
@@ -261,6 +262,8 @@ void print_header(const options& o, const bench::device_info& d, const std::stri
   std::printf("gpu:     %s (device %d), sm_%d, %d SMs, L2 %.1f MiB, %.1f GiB", d.name.c_str(), d.device, d.arch,
               d.sm_count, d.l2_bytes / 1048576.0, d.global_mem_bytes / 1073741824.0);
   if (d.peak_gb_per_s > 0) std::printf(", peak DRAM ~%.0f GB/s", d.peak_gb_per_s);
+  std::printf("\nkernels: compiled for sm_%d%s", d.compiled_arch,
+              d.compiled_arch == d.arch ? "" : " (older code than the device: JIT-compiled PTX or an older SASS)");
   std::printf("\ncuda:    driver %s, runtime %s, Thrust/CUB %s\n", bench::cuda_version_string(d.driver_version).c_str(),
               bench::cuda_version_string(d.runtime_version).c_str(), thrust_version().c_str());
   std::printf("host:    %d OpenMP threads\n", d.host_threads);
@@ -342,7 +345,7 @@ void write_json(const std::string& path, const options& o, const bench::device_i
     << ", \"statistic\": \"median\", \"l2_rotation\": \"input sets covering 4x L2\"},\n";
   if (d) {
     f << "  \"device\": {\"name\": " << json_string(d->name) << ", \"ordinal\": " << d->device
-      << ", \"arch\": " << d->arch << ", \"sm_count\": " << d->sm_count << ", \"l2_bytes\": " << d->l2_bytes
+      << ", \"arch\": " << d->arch << ", \"compiled_arch\": " << d->compiled_arch << ", \"sm_count\": " << d->sm_count << ", \"l2_bytes\": " << d->l2_bytes
       << ", \"global_mem_bytes\": " << d->global_mem_bytes << ", \"peak_gb_per_s\": " << json_number(d->peak_gb_per_s)
       << ", \"driver_version\": " << json_string(bench::cuda_version_string(d->driver_version))
       << ", \"runtime_version\": " << json_string(bench::cuda_version_string(d->runtime_version))

@@ -71,7 +71,8 @@ struct options {
 struct device_info {
   int device = 0;
   std::string name;
-  int arch = 0;  // e.g. 90
+  int arch = 0;           // the device's, e.g. 90
+  int compiled_arch = 0;  // what the bench's kernels run as there (a fat binary's or PTX's choice)
   int sm_count = 0;
   long long l2_bytes = 0;
   long long global_mem_bytes = 0;

@@ -78,13 +78,14 @@ class backend {
 
   bool gpu() const { return gpu_; }
 
-  // "GPU (NVIDIA H100 ..., sm_90, 132 SMs)" or "CPU, 16 threads (why)".
+  // "GPU (NVIDIA H100 ..., sm_90, 132 SMs, kernels compiled for sm_90)" or "CPU, 16 threads (why)".
   std::string describe() const {
 #if MERGEPATH_HAS_CUDA
     if (gpu_) {
       const cudaDeviceProp& p = cuda_->props();
       return std::string("GPU (") + p.name + ", sm_" + std::to_string(cuda_->arch()) + ", " +
-             std::to_string(p.multiProcessorCount) + " SMs)";
+             std::to_string(p.multiProcessorCount) + " SMs, kernels compiled for sm_" +
+             std::to_string(cuda_->compiled_arch()) + ")";
     }
 #endif
     return "CPU, " + std::to_string(host_.num_threads()) + " thread" + (host_.num_threads() == 1 ? "" : "s") + " (" +

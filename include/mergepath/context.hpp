@@ -59,6 +59,12 @@ inline bool cuda_available() {
 }
 }  // namespace with_cuda
 
+namespace detail {
+// Does nothing: what it was compiled for (kernel_arch) is what this program's kernels run as.
+template <int = 0>
+__global__ void arch_probe_kernel() {}
+}  // namespace detail
+
 class cuda_context;
 
 // Device scratch memory from the context's pool, returned to the pool (stream-ordered) on destruction.
@@ -128,8 +134,15 @@ class cuda_context {
   cudaStream_t stream() const { return stream_; }
   int device() const { return device_; }
   const cudaDeviceProp& props() const { return props_; }
-  // Compute capability as one number, e.g. 90 for sm_90.
+  // Compute capability as one number, e.g. 90 for sm_90: what the device is, not what a kernel
+  // can do there (detail::kernel_arch says that).
   int arch() const { return props_.major * 10 + props_.minor; }
+  // Whether the device launches thread block clusters (sm_90 and later).
+  bool launches_clusters() const { return launches_clusters_; }
+  // The architecture this program's kernels run as on the device (75, 80, 90, ...): the SASS or
+  // PTX its fat binary chose there, which may be older than the device (arch()). The device's
+  // own code when the context's device is the current one.
+  int compiled_arch() const { return detail::kernel_arch(detail::arch_probe_kernel<>); }
   // Waits for all work queued on the stream; throws cuda_error if any of it failed.
   void synchronize() { MERGEPATH_CUDA_CHECK(cudaStreamSynchronize(stream_)); }
   void set_checked(bool on) { checked_ = on; }
@@ -213,6 +226,9 @@ class cuda_context {
  private:
   void init() {
     MERGEPATH_CUDA_CHECK(cudaGetDeviceProperties(&props_, device_));
+    int clusters = 0;
+    MERGEPATH_CUDA_CHECK(cudaDeviceGetAttribute(&clusters, cudaDevAttrClusterLaunch, device_));
+    launches_clusters_ = clusters != 0;
     cudaMemPoolProps pool_props{};
     pool_props.allocType = cudaMemAllocationTypePinned;
     pool_props.location.type = cudaMemLocationTypeDevice;
@@ -243,6 +259,7 @@ class cuda_context {
   }
 
   int device_ = 0;
+  bool launches_clusters_ = false;
   cudaStream_t stream_ = nullptr;
   bool owns_stream_ = false;
   bool checked_ = false;

@@ -2,6 +2,8 @@
 #pragma once
 
 #include <cstddef>
+#include <map>
+#include <mutex>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -33,6 +35,34 @@ inline void throw_on_cuda_error(cudaError_t code, const char* call, const char* 
   }
 }
 
+// The virtual architecture a kernel's code was compiled for, as it runs on the current device
+// (its PTX version: 75, 80, 90, ..., as cuda_context::arch() numbers devices). What a kernel can do is decided by this, not by the
+// device: a fat binary or PTX run through the driver's JIT gives a newer GPU older code, whose
+// Hopper-only steps (programmatic dependent launch, clusters, bulk copies) compiled to nothing.
+// One driver query per kernel and device, then a lookup.
+inline int kernel_arch_of(const void* kernel) {
+  int device = 0;
+  throw_on_cuda_error(cudaGetDevice(&device), "cudaGetDevice", __FILE__, __LINE__);
+  static std::mutex mutex;
+  static std::map<std::pair<const void*, int>, int> known;
+  const std::lock_guard<std::mutex> lock(mutex);
+  const auto found = known.find({kernel, device});
+  if (found != known.end()) return found->second;
+  cudaFuncAttributes attributes{};
+  throw_on_cuda_error(cudaFuncGetAttributes(&attributes, kernel), "cudaFuncGetAttributes", __FILE__, __LINE__);
+  const int arch = attributes.ptxVersion;
+  known.emplace(std::make_pair(kernel, device), arch);
+  return arch;
+}
+template <class... Params>
+int kernel_arch(void (*kernel)(Params...)) {
+  return kernel_arch_of(reinterpret_cast<const void*>(kernel));
+}
+
+// Whether kernels compiled for `arch` (kernel_arch) take the Hopper launch features: they call
+// wait_for_prior_grid() before reading, and their cluster code is compiled in.
+constexpr bool takes_hopper_launch(int arch) { return arch >= 90; }
+
 // Launches kernel<<<grid, block, shared_bytes, stream>>>(args...) and reports a failed launch
 // as cuda_error naming the kernel. An earlier, unrelated error left in the runtime's "last
 // error" is not this launch's and is cleared first. Faults inside the kernel surface later,
@@ -49,27 +79,39 @@ void launch(const char* kernel_name, void (*kernel)(Params...), dim3 grid, dim3 
     throw cuda_error(code, (std::string("launch of ") + kernel_name).c_str(), __FILE__, __LINE__);
 }
 
-// launch_dependent (below), the grid's blocks grouped in clusters of cluster_blocks (sm_90; 1: none),
-// whose blocks may read each other's shared memory. grid.x must be a multiple of it.
+// launch_dependent (below), the grid's blocks grouped in clusters of cluster_blocks (1: none),
+// whose blocks may read each other's shared memory: only for kernels compiled for sm_90 or later
+// (kernel_arch), on a device that launches clusters. grid.x must be a multiple of it.
 template <class... Params, class... Args>
 void launch_clustered(const char* kernel_name, void (*kernel)(Params...), dim3 grid, dim3 block,
                       std::size_t shared_bytes, cudaStream_t stream, unsigned cluster_blocks, Args&&... args) {
   (void)cudaGetLastError();
 #if defined(__CUDACC__)
+  // Only a kernel that waits for the grid before it (compiled for sm_90 or later) may start
+  // early: one compiled for less would read its inputs before they are written.
+  const bool hopper = takes_hopper_launch(kernel_arch(kernel));
+  if (cluster_blocks > 1 && !hopper)
+    throw std::invalid_argument(std::string("mergepath: ") + kernel_name +
+                                " asked for clusters but was not compiled for sm_90 or later");
   cudaLaunchAttribute attributes[2] = {};
-  attributes[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
-  attributes[0].val.programmaticStreamSerializationAllowed = 1;
-  attributes[1].id = cudaLaunchAttributeClusterDimension;
-  attributes[1].val.clusterDim.x = cluster_blocks;
-  attributes[1].val.clusterDim.y = 1;
-  attributes[1].val.clusterDim.z = 1;
+  unsigned used = 0;
+  if (hopper) {
+    attributes[used].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    attributes[used++].val.programmaticStreamSerializationAllowed = 1;
+  }
+  if (cluster_blocks > 1) {
+    attributes[used].id = cudaLaunchAttributeClusterDimension;
+    attributes[used].val.clusterDim.x = cluster_blocks;
+    attributes[used].val.clusterDim.y = 1;
+    attributes[used++].val.clusterDim.z = 1;
+  }
   cudaLaunchConfig_t config{};
   config.gridDim = grid;
   config.blockDim = block;
   config.dynamicSmemBytes = shared_bytes;
   config.stream = stream;
   config.attrs = attributes;
-  config.numAttrs = cluster_blocks > 1 ? 2 : 1;
+  config.numAttrs = used;
   cudaError_t code = cudaLaunchKernelEx(&config, kernel, std::forward<Args>(args)...);
   if (code == cudaSuccess) code = cudaGetLastError();
 #else
@@ -83,8 +125,8 @@ void launch_clustered(const char* kernel_name, void (*kernel)(Params...), dim3 g
 // one's blocks have all called allow_dependent_launch() (programmatic dependent launch, sm_90):
 // its blocks get resident and ready, so the launch gap is hidden. The kernel must call
 // wait_for_prior_grid() before it touches anything the previous kernel writes; that call
-// returns once the previous kernel has finished and its writes are visible. Before sm_90 this
-// is a plain launch.
+// returns once the previous kernel has finished and its writes are visible. For a kernel compiled
+// for less than sm_90 (kernel_arch) this is a plain launch.
 template <class... Params, class... Args>
 void launch_dependent(const char* kernel_name, void (*kernel)(Params...), dim3 grid, dim3 block,
                       std::size_t shared_bytes, cudaStream_t stream, Args&&... args) {

@@ -6,6 +6,7 @@
 #include <type_traits>
 
 #include "../detail/config.hpp"
+#include "warp_reduce.cuh"
 
 namespace mergepath {
 namespace block {
@@ -164,17 +165,6 @@ class group_multiway_selection {
       c.value = take ? other_value : c.value;
     }
     return c;
-  }
-
-  // The largest of x over the warp, on every lane.
-  __device__ static int warp_max(int x) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    return static_cast<int>(__reduce_max_sync(~0u, static_cast<unsigned>(x)));  // x >= 0
-#else
-    MERGEPATH_UNROLL
-    for (int offset = 1; offset < 32; offset *= 2) x = detail::max_of(x, __shfl_xor_sync(~0u, x, offset));
-    return x;
-#endif
   }
 
   // f over the Lanes-lane group of this lane (K: its selection's, 32: the warp), on every lane.

@@ -14,6 +14,7 @@
 #include "../thread/segmented_merge.hpp"
 #include "../thread/sorting_network.hpp"
 #include "block_sort.cuh"
+#include "warp_reduce.cuh"
 
 namespace mergepath {
 namespace block {
@@ -124,7 +125,7 @@ __device__ run_heads sort_segmented_tile_in_shared(Key* keys, Values values, int
       __syncthreads();
     }
     // The tile's heads: the first and last over all runs.
-    const run_heads warp_heads{__reduce_min_sync(0xffffffffu, mine.first), __reduce_max_sync(0xffffffffu, mine.last)};
+    const run_heads warp_heads{warp_min(mine.first), warp_max(mine.last)};
     if (tid % 32 == 0) heads_tree[tid / 32] = warp_heads;
     __syncthreads();
     if (tid == 0)

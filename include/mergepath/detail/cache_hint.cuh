@@ -34,6 +34,7 @@ __device__ T load_through_bits(const T* p, LoadBits load_bits) {
 }
 
 // The hinted loads themselves, one per register width.
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
 __device__ inline std::uint32_t load_l2_hinted(const std::uint32_t* p, std::uint64_t policy) {
   std::uint32_t bits;
   asm volatile("ld.global.L2::cache_hint.b32 %0, [%1], %2;" : "=r"(bits) : "l"(p), "l"(policy));
@@ -44,6 +45,7 @@ __device__ inline std::uint64_t load_l2_hinted(const std::uint64_t* p, std::uint
   asm volatile("ld.global.L2::cache_hint.b64 %0, [%1], %2;" : "=l"(bits) : "l"(p), "l"(policy));
   return bits;
 }
+#endif
 __device__ inline std::uint32_t load_l1_evict_first(const std::uint32_t* p) {
   std::uint32_t bits;
   asm volatile("ld.global.L1::evict_first.b32 %0, [%1];" : "=r"(bits) : "l"(p));
@@ -60,19 +62,25 @@ __device__ inline std::uint64_t load_l1_evict_first(const std::uint64_t* p) {
 class l2_evict_first_loader {
  public:
   __device__ l2_evict_first_loader() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
     asm volatile("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(policy_));
+#endif
   }
 
   template <class It>
   __device__ typename std::iterator_traits<It>::value_type load(It it, bool first) const {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800  // L2 cache policies begin with sm_80
     if constexpr (takes_cache_hint<It>) {
       if (first) return load_through_bits(it, [&](auto p) { return load_l2_hinted(p, policy_); });
     }
+#else
+    (void)first;
+#endif
     return *it;
   }
 
  private:
-  std::uint64_t policy_;
+  std::uint64_t policy_ = 0;
 };
 
 // A read of *it that L1 evicts first (where takes_cache_hint allows; other iterators and sizes

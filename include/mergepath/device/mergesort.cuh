@@ -44,7 +44,16 @@ void launch_mergesort(cuda_context& ctx, KeysIn keys_in, ValsIn vals_in, Keys ke
   // The first pass leaves sorted runs of sort_tile keys: one tile of the blocksort, or a cluster's
   // tiles (a power of two of them, as few as cover the keys), at the small sorts' tile up to its
   // max_count.
-  const bool has_clusters = ctx.props().major >= 9;
+  // Clusters only where the cluster sort's code was compiled for them (a build for less leaves
+  // its merges out) and the device launches them.
+  bool has_clusters = false;
+  if constexpr (tuning.cluster_sort.enabled() || tuning.small_cluster_sort.enabled()) {
+    using ClusterPolicy = std::conditional_t<tuning.cluster_sort.enabled(), Policy,
+                                             kernel::small_cluster_sort_policy<Policy>>;
+    has_clusters = ctx.launches_clusters() &&
+                   detail::takes_hopper_launch(detail::kernel_arch(
+                       kernel::cluster_sort_kernel<ClusterPolicy, KeysIn, ValsIn, Keys, Vals, Comp>));
+  }
   const bool small_clustered =
       tuning.small_cluster_sort.enabled() && count <= tuning.small_cluster_sort.max_count && has_clusters;
   const bool clustered =

@@ -17,6 +17,7 @@
 #include "../block/load_balance.cuh"
 #include "../block/tile_io.cuh"
 #include "../block/warp_merge_path.cuh"
+#include "../block/warp_reduce.cuh"
 #include "../detail/config.hpp"
 #include "../error.hpp"
 #include "../thread/load_balance.hpp"
@@ -684,7 +685,7 @@ __device__ index_t warp_lower_bound(StartsIt starts, index_t n, index_t x, index
       const index_t p = w0 + lane * per_lane + k;
       below += p < w1 && static_cast<index_t>(starts[p]) < x;
     }
-    const index_t total = __reduce_add_sync(0xffffffffu, static_cast<unsigned>(below));  // a prefix, when sorted
+    const index_t total = block::warp_sum(static_cast<unsigned>(below));  // a prefix, when sorted
     if (total == 0)
       hi = w0;
     else if (total == w1 - w0)
@@ -725,7 +726,7 @@ struct block_hand_on {
 // fix-up kernel: at mean 1e4 those two cost ~13 us of the tiles' ~83 a call (ncu, H200).
 template <int Threads, int Vectors, int Stages, int MinBlocks, bool OneStartReduce, class T, class StartsIt,
           class OutIt, class Op>
-__global__ void __launch_bounds__(Threads, MinBlocks)
+__global__ void __launch_bounds__(Threads, detail::launch_min_blocks(Threads, Threads * MinBlocks))
     segmented_reduce_stream_kernel(const T* values, index_t count, StartsIt starts, index_t num_segments,
                                    index_t num_subtiles, OutIt out, T init, Op op, block_hand_on<T> hand_on) {
   static_assert(sizeof(T) >= 4 && 16 % sizeof(T) == 0, "segmented_reduce_stream_kernel: 4-, 8- or 16-byte values");

@@ -53,7 +53,9 @@ struct store_set_split {
 // out[0, capacity) is touched.
 template <class Policy, set_op Op, class AKeys, class AVals, class BKeys, class BVals, class OutKeys, class OutVals,
           class Comp>
-__global__ void __launch_bounds__(Policy::tuning.block_threads, Policy::tuning.min_blocks)
+__global__ void __launch_bounds__(Policy::tuning.block_threads,
+                                  detail::launch_min_blocks(Policy::tuning.block_threads,
+                                                            Policy::tuning.block_threads * Policy::tuning.min_blocks))
     set_operation_tile_kernel(AKeys a_keys, AVals a_vals, BKeys b_keys, BVals b_vals, const set_split<index_t>* splits,
                               index_t num_tiles, set_tile_state tile_state, count_words total, index_t capacity,
                               OutKeys out_keys, OutVals out_vals, index_t prefetch_distance, Comp comp) {

@@ -10,6 +10,7 @@
 
 #include "../block/tile_io.cuh"
 #include "../block/warp_merge_path.cuh"
+#include "../block/warp_reduce.cuh"
 #include "../detail/cache_hint.cuh"
 #include "../detail/config.hpp"
 #include "../functional.hpp"
@@ -198,8 +199,8 @@ struct block_match_counts {
   unsigned per_warp[2][warps];
 
   __device__ void add_warp(unsigned a_matches, unsigned b_matches) {
-    a_matches = __reduce_add_sync(~0u, a_matches);
-    b_matches = __reduce_add_sync(~0u, b_matches);
+    a_matches = block::warp_sum(a_matches);
+    b_matches = block::warp_sum(b_matches);
     if (threadIdx.x % 32 == 0) {
       per_warp[0][threadIdx.x / 32] = a_matches;
       per_warp[1][threadIdx.x / 32] = b_matches;
@@ -208,8 +209,8 @@ struct block_match_counts {
   // By warp 0 only, after a barrier that follows every warp's add_warp.
   __device__ void add_block(match_totals out) const {
     const int lane = threadIdx.x % 32;
-    unsigned a_matches = __reduce_add_sync(~0u, lane < warps ? per_warp[0][lane] : 0u);
-    unsigned b_matches = __reduce_add_sync(~0u, lane < warps ? per_warp[1][lane] : 0u);
+    unsigned a_matches = block::warp_sum(lane < warps ? per_warp[0][lane] : 0u);
+    unsigned b_matches = block::warp_sum(lane < warps ? per_warp[1][lane] : 0u);
     unsigned long long* slot = out.counters + 2 * (blockIdx.x % match_totals::slots);
     if (lane == 0 && a_matches) atomicAdd(slot, static_cast<unsigned long long>(a_matches));
     if (lane == 0 && b_matches) atomicAdd(slot + 1, static_cast<unsigned long long>(b_matches));

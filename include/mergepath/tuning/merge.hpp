@@ -55,7 +55,7 @@ struct merge_tuning {
 
   MERGEPATH_HD constexpr int tile_items() const { return block_threads * items_per_thread; }
   MERGEPATH_HD constexpr int min_blocks_per_sm() const {
-    return min_resident_threads <= block_threads ? 1 : min_resident_threads / block_threads;
+    return detail::launch_min_blocks(block_threads, min_resident_threads);
   }
 };
 

@@ -19,7 +19,7 @@ struct blocksort_tuning {
 
   MERGEPATH_HD constexpr int tile_items() const { return block_threads * items_per_thread; }
   MERGEPATH_HD constexpr int min_blocks_per_sm() const {
-    return min_resident_threads <= block_threads ? 1 : min_resident_threads / block_threads;
+    return detail::launch_min_blocks(block_threads, min_resident_threads);
   }
 };
 
@@ -39,7 +39,7 @@ struct four_way_tuning {
   MERGEPATH_HD constexpr int tile_items() const { return (block_threads - 1) * items_per_thread; }
   MERGEPATH_HD constexpr bool enabled() const { return block_threads > 0; }
   MERGEPATH_HD constexpr int min_blocks_per_sm() const {
-    return min_resident_threads <= block_threads ? 1 : min_resident_threads / block_threads;
+    return detail::launch_min_blocks(block_threads, min_resident_threads);
   }
 };
 
