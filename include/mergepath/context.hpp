@@ -59,12 +59,6 @@ inline bool cuda_available() {
 }
 }  // namespace with_cuda
 
-namespace detail {
-// Does nothing: what it was compiled for (kernel_arch) is what this program's kernels run as.
-template <int = 0>
-__global__ void arch_probe_kernel() {}
-}  // namespace detail
-
 class cuda_context;
 
 // Device scratch memory from the context's pool, returned to the pool (stream-ordered) on destruction.
@@ -139,10 +133,10 @@ class cuda_context {
   int arch() const { return props_.major * 10 + props_.minor; }
   // Whether the device launches thread block clusters (sm_90 and later).
   bool launches_clusters() const { return launches_clusters_; }
-  // The architecture this program's kernels run as on the device (75, 80, 90, ...): the SASS or
-  // PTX its fat binary chose there, which may be older than the device (arch()). The device's
-  // own code when the context's device is the current one.
-  int compiled_arch() const { return detail::kernel_arch(detail::arch_probe_kernel<>); }
+  // The architecture this translation unit's kernels run as on the device (75, 80, 90, ...): the
+  // SASS or PTX its fat binary chose there, which may be older than the device (arch()). Asked
+  // of the current device, which is the context's in the usual case.
+  int compiled_arch() const { return detail::kernel_arch_of(detail::arch_list_probe()); }
   // Waits for all work queued on the stream; throws cuda_error if any of it failed.
   void synchronize() { MERGEPATH_CUDA_CHECK(cudaStreamSynchronize(stream_)); }
   void set_checked(bool on) { checked_ = on; }

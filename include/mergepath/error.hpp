@@ -59,6 +59,23 @@ int kernel_arch(void (*kernel)(Params...)) {
   return kernel_arch_of(reinterpret_cast<const void*>(kernel));
 }
 
+#if defined(__CUDA_ARCH_LIST__)  // nvcc
+// The architectures this translation unit is compiled for (x 10: 750, 900, ...).
+constexpr int compiled_arch_list[] = {__CUDA_ARCH_LIST__};
+// Does nothing: what it runs as (kernel_arch) is what this translation unit's kernels run as. The
+// program's translation units that call mergepath are compiled for one list of architectures (as
+// with any header-only CUDA template library: their kernels' instantiations are shared).
+template <int... Archs>
+__global__ void arch_list_probe_kernel() {}
+inline const void* arch_list_probe() { return reinterpret_cast<const void*>(arch_list_probe_kernel<__CUDA_ARCH_LIST__>); }
+#else
+constexpr int compiled_arch_list[] = {750, 800, 860, 900, 1000};
+template <int = 0>
+__global__ void arch_list_probe_kernel() {}
+inline const void* arch_list_probe() { return reinterpret_cast<const void*>(arch_list_probe_kernel<>); }
+#endif
+
+
 // Whether kernels compiled for `arch` (kernel_arch) take the Hopper launch features: they call
 // wait_for_prior_grid() before reading, and their cluster code is compiled in.
 constexpr bool takes_hopper_launch(int arch) { return arch >= 90; }

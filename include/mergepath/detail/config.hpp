@@ -45,13 +45,6 @@ MERGEPATH_HD inline int popcount(unsigned bits) {
 #endif
 }
 
-// The most threads an SM of architecture `arch` holds at once (75 for sm_75, ...).
-MERGEPATH_HD constexpr int max_threads_per_sm(int arch) {
-  if (arch == 75) return 1024;
-  if (arch == 86 || arch == 89 || arch >= 120) return 1536;
-  return 2048;
-}
-
 // The architecture the code being compiled now runs as: __CUDA_ARCH__ / 10 in a device pass, 0
 // in host code, which must ask the running kernel instead (detail::kernel_arch).
 #if defined(__CUDA_ARCH__)
@@ -59,15 +52,6 @@ constexpr int code_arch = __CUDA_ARCH__ / 10;
 #else
 constexpr int code_arch = 0;
 #endif
-
-// __launch_bounds__' blocks per SM for a tuning that asks registers for min_resident_threads:
-// capped by what the architecture compiled for holds (the host pass never launches on it).
-MERGEPATH_HD constexpr int launch_min_blocks(int block_threads, int min_resident_threads) {
-  const int resident =
-      code_arch == 0 || min_resident_threads <= max_threads_per_sm(code_arch) ? min_resident_threads
-                                                                                : max_threads_per_sm(code_arch);
-  return resident <= block_threads ? 1 : resident / block_threads;
-}
 
 // Makes the GPU compiler hold `bits` in a register here. Bits OR-ed in from comparisons are
 // otherwise kept as predicates for as long as it can, then moved bit by bit between registers

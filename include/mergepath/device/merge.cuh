@@ -32,6 +32,10 @@ int resident_blocks_per_sm(const cuda_context& ctx, int block_threads, std::size
   int device = ctx.device();
   if (device < max_devices)
     if (int known = cached[device].load(std::memory_order_relaxed)) return known;
+  if (shared_bytes > ctx.props().sharedMemPerBlockOptin)
+    throw std::invalid_argument("mergepath: the tuning's tile does not fit on this GPU (" +
+                                std::to_string(shared_bytes) + " bytes of shared memory per block, " +
+                                std::to_string(ctx.props().sharedMemPerBlockOptin) + " allowed)");
   // Opt in whenever there is dynamic shared memory: static plus dynamic past 48 KiB needs it too.
   if (shared_bytes > 0)
     MERGEPATH_CUDA_CHECK(

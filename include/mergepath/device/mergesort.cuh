@@ -13,6 +13,7 @@
 #include "../kernel/mergesort.cuh"
 #include "../tuning/mergesort.hpp"
 #include "merge.cuh"
+#include "tuning_family.cuh"
 
 namespace mergepath {
 namespace device {
@@ -231,7 +232,9 @@ void mergesort_tuned(cuda_context& ctx, KeysIt keys, index_t count, Comp comp = 
 
 template <class KeysIt, class Comp = less<>>
 void mergesort(cuda_context& ctx, KeysIt keys, index_t count, Comp comp = {}) {
-  mergesort_tuned<default_mergesort_policy<kernel::value_of<KeysIt>>>(ctx, keys, count, comp);
+  detail::with_tuning_family([&](auto family) {
+    mergesort_tuned<mergesort_policy_for<kernel::value_of<KeysIt>, void, family>>(ctx, keys, count, comp);
+  });
 }
 
 template <class Policy, class KeysIt, class ValsIt, class Comp = less<>>
@@ -243,8 +246,10 @@ void mergesort_pairs_tuned(cuda_context& ctx, KeysIt keys, ValsIt vals, index_t 
 
 template <class KeysIt, class ValsIt, class Comp = less<>>
 void mergesort_pairs(cuda_context& ctx, KeysIt keys, ValsIt vals, index_t count, Comp comp = {}) {
-  mergesort_pairs_tuned<default_mergesort_policy<kernel::value_of<KeysIt>, kernel::value_of<ValsIt>>>(ctx, keys, vals,
-                                                                                                      count, comp);
+  detail::with_tuning_family([&](auto family) {
+    mergesort_pairs_tuned<mergesort_policy_for<kernel::value_of<KeysIt>, kernel::value_of<ValsIt>, family>>(
+        ctx, keys, vals, count, comp);
+  });
 }
 
 }  // namespace mergepath

@@ -70,8 +70,10 @@ void sort_copy_tuned(cuda_context& ctx, InIt keys_in, index_t count, OutIt keys_
       return;
     }
   }
-  device::launch_mergesort<default_mergesort_policy<kernel::value_of<OutIt>>>(
-      ctx, keys_in, kernel::no_values{}, keys_out, kernel::no_values{}, count, comp);
+  detail::with_tuning_family([&](auto family) {
+    device::launch_mergesort<mergesort_policy_for<kernel::value_of<OutIt>, void, family>>(
+        ctx, keys_in, kernel::no_values{}, keys_out, kernel::no_values{}, count, comp);
+  });
 }
 
 // Stable, into other arrays: keys_out[0, count) = keys_in[0, count) sorted by comp, the input
@@ -95,8 +97,10 @@ void sort_pairs_copy_tuned(cuda_context& ctx, KeysIn keys_in, ValsIn vals_in, in
       return;
     }
   }
-  device::launch_mergesort<default_mergesort_policy<kernel::value_of<KeysOut>, kernel::value_of<ValsOut>>>(
-      ctx, keys_in, vals_in, keys_out, vals_out, count, comp);
+  detail::with_tuning_family([&](auto family) {
+    device::launch_mergesort<mergesort_policy_for<kernel::value_of<KeysOut>, kernel::value_of<ValsOut>, family>>(
+        ctx, keys_in, vals_in, keys_out, vals_out, count, comp);
+  });
 }
 
 // Stable, into other arrays: vals_out[i] is the value that came with keys_out[i].

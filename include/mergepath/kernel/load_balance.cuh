@@ -21,6 +21,7 @@
 #include "../detail/config.hpp"
 #include "../error.hpp"
 #include "../thread/load_balance.hpp"
+#include "../tuning/arch.hpp"
 
 namespace mergepath {
 namespace kernel {

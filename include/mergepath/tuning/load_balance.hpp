@@ -6,6 +6,7 @@
 #include <ostream>
 
 #include "../detail/config.hpp"
+#include "arch.hpp"
 
 namespace mergepath {
 

@@ -5,6 +5,7 @@
 #include <ostream>
 
 #include "../detail/config.hpp"
+#include "arch.hpp"
 
 namespace mergepath {
 

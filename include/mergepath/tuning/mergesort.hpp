@@ -7,6 +7,7 @@
 #include <type_traits>
 
 #include "../detail/config.hpp"
+#include "arch.hpp"
 #include "merge.hpp"
 
 namespace mergepath {
@@ -111,6 +112,7 @@ inline std::ostream& operator<<(std::ostream& os, const mergesort_tuning& t) {
 // stability under less<> or greater<> (block::warp_sorts_runs).
 constexpr mergesort_tuning mergesort_tuning_for(int arch, std::size_t key_bytes, std::size_t value_bytes,
                                                 bool integer_keys = false) {
+  arch = tuning_family(arch);
   merge_tuning merge = merge_tuning_for(arch, key_bytes, value_bytes);
   merge.chunked_max_tiles = 0;  // the passes use the tiled schedule only
   merge.small_max_total = 0;
@@ -129,6 +131,22 @@ constexpr mergesort_tuning mergesort_tuning_for(int arch, std::size_t key_bytes,
   else if (value_bytes != 0 && pair_bytes <= 8) t.blocksort = {512, 19, 1024}, t.four_way = {128, 15, 1024};
   else if (value_bytes != 0 && pair_bytes <= 16) t.blocksort = {256, 11, 1024};
   else if (value_bytes != 0) t.blocksort = {128, 5, 1024};
+  // Other families (reasoned, not measured: no such GPU here) keep sm_90's shapes where two
+  // blocksort tiles fit an SM's shared memory, and halve the tile where they do not, so that two
+  // blocks share an SM as on sm_90: sm_75 (64 KB: 512 x 33 int32 keys do not even fit once),
+  // sm_86/89/120 (100 KB an SM), sm_80 (164 KB: 8-byte keys). The passes' tiles fit everywhere.
+  const bool small_keys = value_bytes == 0 && key_bytes <= 4, wide_keys = value_bytes == 0 && key_bytes > 4 &&
+                                                                         key_bytes <= 8;
+  const bool small_pairs = value_bytes != 0 && pair_bytes <= 8;
+  if (arch == family_sm75) {
+    if (small_keys) t.blocksort = {512, 15, 1024};
+    if (wide_keys || small_pairs) t.blocksort = {256, 15, 1024};
+  } else if (arch == family_sm86) {
+    if (small_keys) t.blocksort = {512, 23, 1024};
+    if (wide_keys || small_pairs) t.blocksort = {512, 11, 1024};
+  } else if (arch == family_sm80) {
+    if (wide_keys) t.blocksort = {512, 19, 1024};
+  }
   // The cluster sort: about 36 KB of keys and values a tile (its staging doubles that), tiles of
   // 512 x 9 for 8-byte elements, which sorted 2^12 int32 keys in one block fastest. H200, int32
   // keys against CUB's merge sort (bench --tunings): 1.06x at 2^12, 1.2-1.4x from 2^13 to 2^16,
@@ -156,14 +174,42 @@ constexpr mergesort_tuning mergesort_tuning_for(int arch, std::size_t key_bytes,
   return t;
 }
 
+// The family whose tuning `family` sorts with: itself where its blocksort differs from sm_90's
+// (the only field that differs between families), else sm_90, so that families with one tuning
+// share their kernels.
+constexpr int mergesort_tuning_family(int family, std::size_t key_bytes, std::size_t value_bytes,
+                                      bool integer_keys = false) {
+  const blocksort_tuning mine = mergesort_tuning_for(family, key_bytes, value_bytes, integer_keys).blocksort;
+  const blocksort_tuning hopper = mergesort_tuning_for(family_sm90, key_bytes, value_bytes, integer_keys).blocksort;
+  const bool same = mine.block_threads == hopper.block_threads && mine.items_per_thread == hopper.items_per_thread &&
+                    mine.min_resident_threads == hopper.min_resident_threads;
+  return same ? family_sm90 : tuning_family(family);
+}
+
 // A policy names a tuning at compile time; pass your own to mergesort_tuned to override it.
-template <class Key, class Value = void>
+// Family: a tuning_family (sm_90's by default; the front doors take the running code's).
+template <class Key, class Value = void, int Family = family_sm90>
 struct default_mergesort_policy {
-  static constexpr mergesort_tuning tuning = mergesort_tuning_for(90, sizeof(Key), sizeof(Value));
+  static constexpr mergesort_tuning tuning = mergesort_tuning_for(Family, sizeof(Key), sizeof(Value));
 };
-template <class Key>
-struct default_mergesort_policy<Key, void> {
-  static constexpr mergesort_tuning tuning = mergesort_tuning_for(90, sizeof(Key), 0, std::is_integral_v<Key>);
+template <class Key, int Family>
+struct default_mergesort_policy<Key, void, Family> {
+  static constexpr mergesort_tuning tuning =
+      mergesort_tuning_for(Family, sizeof(Key), 0, std::is_integral_v<Key>);
 };
+
+namespace detail {
+template <class Value>
+constexpr std::size_t size_or_zero = sizeof(Value);
+template <>
+constexpr std::size_t size_or_zero<void> = 0;
+}  // namespace detail
+
+// The default policy for code of `Family`, one type for all families that share a tuning.
+template <class Key, class Value, int Family>
+using mergesort_policy_for =
+    default_mergesort_policy<Key, Value,
+                             mergesort_tuning_family(Family, sizeof(Key), detail::size_or_zero<Value>,
+                                                     std::is_void_v<Value> && std::is_integral_v<Key>)>;
 
 }  // namespace mergepath

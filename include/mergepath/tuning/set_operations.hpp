@@ -7,6 +7,7 @@
 
 #include "../detail/config.hpp"
 #include "../thread/set_operations.hpp"
+#include "arch.hpp"
 
 namespace mergepath {
 

@@ -5,6 +5,7 @@
 
 #include "../detail/config.hpp"
 #include "merge.hpp"
+#include "arch.hpp"
 
 namespace mergepath {
 
