@@ -207,7 +207,7 @@ bench::device_info describe_device(int device) {
   MERGEPATH_CUDA_CHECK(cudaGetDeviceProperties(&p, device));
   d.name = p.name;
   d.arch = p.major * 10 + p.minor;
-  d.compiled_arch = mergepath::detail::kernel_arch_of(mergepath::detail::arch_list_probe());
+  d.compiled_arch = mergepath::detail::running_code_arch();
   d.sm_count = p.multiProcessorCount;
   d.l2_bytes = p.l2CacheSize;
   d.global_mem_bytes = static_cast<long long>(p.totalGlobalMem);

@@ -129,14 +129,14 @@ class cuda_context {
   int device() const { return device_; }
   const cudaDeviceProp& props() const { return props_; }
   // Compute capability as one number, e.g. 90 for sm_90: what the device is, not what a kernel
-  // can do there (detail::kernel_arch says that).
+  // can do there (detail::running_code_arch says that).
   int arch() const { return props_.major * 10 + props_.minor; }
   // Whether the device launches thread block clusters (sm_90 and later).
   bool launches_clusters() const { return launches_clusters_; }
   // The architecture this translation unit's kernels run as on the device (75, 80, 90, ...): the
   // SASS or PTX its fat binary chose there, which may be older than the device (arch()). Asked
   // of the current device, which is the context's in the usual case.
-  int compiled_arch() const { return detail::kernel_arch_of(detail::arch_list_probe()); }
+  int compiled_arch() const { return detail::running_code_arch(); }
   // Waits for all work queued on the stream; throws cuda_error if any of it failed.
   void synchronize() { MERGEPATH_CUDA_CHECK(cudaStreamSynchronize(stream_)); }
   void set_checked(bool on) { checked_ = on; }

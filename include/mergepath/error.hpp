@@ -1,9 +1,8 @@
 // Errors: bad arguments throw std::invalid_argument; failed CUDA calls throw cuda_error.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
-#include <map>
-#include <mutex>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -36,33 +35,20 @@ inline void throw_on_cuda_error(cudaError_t code, const char* call, const char* 
 }
 
 // The virtual architecture a kernel's code was compiled for, as it runs on the current device
-// (its PTX version: 75, 80, 90, ..., as cuda_context::arch() numbers devices). What a kernel can do is decided by this, not by the
-// device: a fat binary or PTX run through the driver's JIT gives a newer GPU older code, whose
-// Hopper-only steps (programmatic dependent launch, clusters, bulk copies) compiled to nothing.
-// One driver query per kernel and device, then a lookup.
+// (its PTX version: 75, 80, 90, ..., as cuda_context::arch() numbers devices). What a kernel can
+// do is decided by this, not by the device: a fat binary or PTX run through the driver's JIT
+// gives a newer GPU older code, whose Hopper-only steps (programmatic dependent launch,
+// clusters, bulk copies) compiled to nothing.
 inline int kernel_arch_of(const void* kernel) {
-  int device = 0;
-  throw_on_cuda_error(cudaGetDevice(&device), "cudaGetDevice", __FILE__, __LINE__);
-  static std::mutex mutex;
-  static std::map<std::pair<const void*, int>, int> known;
-  const std::lock_guard<std::mutex> lock(mutex);
-  const auto found = known.find({kernel, device});
-  if (found != known.end()) return found->second;
   cudaFuncAttributes attributes{};
   throw_on_cuda_error(cudaFuncGetAttributes(&attributes, kernel), "cudaFuncGetAttributes", __FILE__, __LINE__);
-  const int arch = attributes.ptxVersion;
-  known.emplace(std::make_pair(kernel, device), arch);
-  return arch;
-}
-template <class... Params>
-int kernel_arch(void (*kernel)(Params...)) {
-  return kernel_arch_of(reinterpret_cast<const void*>(kernel));
+  return attributes.ptxVersion;
 }
 
 #if defined(__CUDA_ARCH_LIST__)  // nvcc
 // The architectures this translation unit is compiled for (x 10: 750, 900, ...).
 constexpr int compiled_arch_list[] = {__CUDA_ARCH_LIST__};
-// Does nothing: what it runs as (kernel_arch) is what this translation unit's kernels run as. The
+// Does nothing: what it runs as (kernel_arch_of) is what this translation unit's kernels run as. The
 // program's translation units that call mergepath are compiled for one list of architectures (as
 // with any header-only CUDA template library: their kernels' instantiations are shared).
 template <int... Archs>
@@ -75,8 +61,21 @@ __global__ void arch_list_probe_kernel() {}
 inline const void* arch_list_probe() { return reinterpret_cast<const void*>(arch_list_probe_kernel<>); }
 #endif
 
+// What this translation unit's kernels run as on the current device (kernel_arch_of the probe),
+// asked of the driver once per device: launches read it.
+inline int running_code_arch() {
+  int device = 0;
+  throw_on_cuda_error(cudaGetDevice(&device), "cudaGetDevice", __FILE__, __LINE__);
+  constexpr int max_devices = 64;
+  static std::atomic<int> known[max_devices] = {};  // 0: not asked yet
+  if (device < max_devices)
+    if (const int arch = known[device].load(std::memory_order_relaxed)) return arch;
+  const int arch = kernel_arch_of(arch_list_probe());
+  if (device < max_devices) known[device].store(arch, std::memory_order_relaxed);
+  return arch;
+}
 
-// Whether kernels compiled for `arch` (kernel_arch) take the Hopper launch features: they call
+// Whether kernels compiled for `arch` (running_code_arch) take the Hopper launch features: they call
 // wait_for_prior_grid() before reading, and their cluster code is compiled in.
 constexpr bool takes_hopper_launch(int arch) { return arch >= 90; }
 
@@ -98,7 +97,7 @@ void launch(const char* kernel_name, void (*kernel)(Params...), dim3 grid, dim3 
 
 // launch_dependent (below), the grid's blocks grouped in clusters of cluster_blocks (1: none),
 // whose blocks may read each other's shared memory: only for kernels compiled for sm_90 or later
-// (kernel_arch), on a device that launches clusters. grid.x must be a multiple of it.
+// (running_code_arch), on a device that launches clusters. grid.x must be a multiple of it.
 template <class... Params, class... Args>
 void launch_clustered(const char* kernel_name, void (*kernel)(Params...), dim3 grid, dim3 block,
                       std::size_t shared_bytes, cudaStream_t stream, unsigned cluster_blocks, Args&&... args) {
@@ -106,7 +105,7 @@ void launch_clustered(const char* kernel_name, void (*kernel)(Params...), dim3 g
 #if defined(__CUDACC__)
   // Only a kernel that waits for the grid before it (compiled for sm_90 or later) may start
   // early: one compiled for less would read its inputs before they are written.
-  const bool hopper = takes_hopper_launch(kernel_arch(kernel));
+  const bool hopper = takes_hopper_launch(running_code_arch());
   if (cluster_blocks > 1 && !hopper)
     throw std::invalid_argument(std::string("mergepath: ") + kernel_name +
                                 " asked for clusters but was not compiled for sm_90 or later");
@@ -143,7 +142,7 @@ void launch_clustered(const char* kernel_name, void (*kernel)(Params...), dim3 g
 // its blocks get resident and ready, so the launch gap is hidden. The kernel must call
 // wait_for_prior_grid() before it touches anything the previous kernel writes; that call
 // returns once the previous kernel has finished and its writes are visible. For a kernel compiled
-// for less than sm_90 (kernel_arch) this is a plain launch.
+// for less than sm_90 (running_code_arch) this is a plain launch.
 template <class... Params, class... Args>
 void launch_dependent(const char* kernel_name, void (*kernel)(Params...), dim3 grid, dim3 block,
                       std::size_t shared_bytes, cudaStream_t stream, Args&&... args) {

@@ -46,7 +46,7 @@ MERGEPATH_HD inline int popcount(unsigned bits) {
 }
 
 // The architecture the code being compiled now runs as: __CUDA_ARCH__ / 10 in a device pass, 0
-// in host code, which must ask the running kernel instead (detail::kernel_arch).
+// in host code, which must ask the running kernel instead (detail::running_code_arch).
 #if defined(__CUDA_ARCH__)
 constexpr int code_arch = __CUDA_ARCH__ / 10;
 #else

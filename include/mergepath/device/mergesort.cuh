@@ -47,14 +47,7 @@ void launch_mergesort(cuda_context& ctx, KeysIn keys_in, ValsIn vals_in, Keys ke
   // max_count.
   // Clusters only where the cluster sort's code was compiled for them (a build for less leaves
   // its merges out) and the device launches them.
-  bool has_clusters = false;
-  if constexpr (tuning.cluster_sort.enabled() || tuning.small_cluster_sort.enabled()) {
-    using ClusterPolicy = std::conditional_t<tuning.cluster_sort.enabled(), Policy,
-                                             kernel::small_cluster_sort_policy<Policy>>;
-    has_clusters = ctx.launches_clusters() &&
-                   detail::takes_hopper_launch(detail::kernel_arch(
-                       kernel::cluster_sort_kernel<ClusterPolicy, KeysIn, ValsIn, Keys, Vals, Comp>));
-  }
+  const bool has_clusters = ctx.launches_clusters() && detail::takes_hopper_launch(detail::running_code_arch());
   const bool small_clustered =
       tuning.small_cluster_sort.enabled() && count <= tuning.small_cluster_sort.max_count && has_clusters;
   const bool clustered =

@@ -1,5 +1,5 @@
 // Which tuning family (tuning/arch.hpp) a GPU front door takes: that of the architecture this
-// translation unit's kernels run as on the current device (detail::kernel_arch: the SASS or PTX
+// translation unit's kernels run as on the current device (detail::running_code_arch: the SASS or PTX
 // the driver chose from the fat binary), never the device's own compute capability. A tuning can
 // only ever be one whose kernels were compiled here, so the code and its launch agree.
 #pragma once
@@ -20,7 +20,7 @@ constexpr bool family_compiled(int family) {
 }
 
 // The family of the code that runs on the current device.
-inline int running_tuning_family() { return tuning_family(kernel_arch_of(arch_list_probe())); }
+inline int running_tuning_family() { return tuning_family(running_code_arch()); }
 
 template <int Family>
 using family_constant = std::integral_constant<int, Family>;
