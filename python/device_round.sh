@@ -14,7 +14,10 @@ for step in $steps; do
   case $step in
     build)
       echo "== build"
-      CMAKE_BUILD_PARALLEL_LEVEL=${JOBS:-$(nproc)} python3 -m pip install --no-build-isolation --no-deps --no-index \
+      # The H200's own architecture unless MERGEPATH_CUDA_ARCHITECTURES says otherwise (the
+      # package's default, every architecture, would take many times as long).
+      MERGEPATH_CUDA_ARCHITECTURES=${MERGEPATH_CUDA_ARCHITECTURES:-90} \
+        CMAKE_BUILD_PARALLEL_LEVEL=${JOBS:-$(nproc)} python3 -m pip install --no-build-isolation --no-deps --no-index \
         --upgrade --target "$PWD/build-pydev" ./python >"$out/python-build.log" 2>&1 || { status=1; tail -40 "$out/python-build.log"; }
       PYTHONPATH="$PWD/build-pydev" python3 -c "import mergepath as m; print('cuda built', m.cuda_built(), 'available', m.cuda_available())" ;;
     test)
