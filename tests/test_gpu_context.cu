@@ -3,7 +3,9 @@
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <cstdlib>
+#include <mergepath/device/tuning_family.cuh>
 #include <mergepath/mergepath.hpp>
 #include <string>
 #include <type_traits>
@@ -42,6 +44,46 @@ TEST_F(CudaContext, OwnStreamAndProperties) {
   EXPECT_NO_THROW(ctx.synchronize());
   check_merges_on(ctx);
 }
+
+// What a kernel can do is what it was compiled for (issue 68): the code that runs is one of the
+// architectures this file was built for, no newer than the device, and the front doors tune for
+// its family. A compute_80 PTX build on an H200 reports 80 here and takes the pre-Hopper paths.
+TEST_F(CudaContext, CompiledArchitectureIsOneOfTheBuilds) {
+  mergepath::cuda_context ctx;
+  const int code = ctx.compiled_arch();
+  EXPECT_LE(code, ctx.arch());
+  bool listed = false;
+  for (int arch : mergepath::detail::compiled_arch_list) listed = listed || arch / 10 == code;
+  EXPECT_TRUE(listed) << "sm_" << code << " is not among the architectures compiled";
+  EXPECT_EQ(mergepath::detail::running_tuning_family(), mergepath::tuning_family(code));
+  std::printf("device sm_%d, kernels compiled for sm_%d (tuning family sm_%d)\n", ctx.arch(), code,
+              mergepath::detail::running_tuning_family());
+}
+
+// Every family's blocksort tile fits the shared memory its GPUs give a block (tuning/arch.hpp):
+// the one default tile that needs a shape per family.
+template <int Family, class Key, class Value>
+constexpr bool blocksort_fits() {
+  using policy = mergepath::mergesort_policy_for<Key, Value, Family>;
+  using vals = std::conditional_t<std::is_void_v<Value>, mergepath::kernel::no_values, Value*>;
+  return mergepath::kernel::blocksort_layout<policy, Key*, vals>::bytes <= mergepath::family_max_shared_bytes(Family);
+}
+template <int Family>
+constexpr bool blocksorts_fit() {
+  return blocksort_fits<Family, int, void>() && blocksort_fits<Family, float, void>() &&
+         blocksort_fits<Family, long long, void>() && blocksort_fits<Family, double, void>() &&
+         blocksort_fits<Family, int, int>() && blocksort_fits<Family, int, long long>() &&
+         blocksort_fits<Family, long long, long long>();
+}
+static_assert(blocksorts_fit<mergepath::family_sm75>() && blocksorts_fit<mergepath::family_sm80>() &&
+                  blocksorts_fit<mergepath::family_sm86>() && blocksorts_fit<mergepath::family_sm90>() &&
+                  blocksorts_fit<mergepath::family_sm100>(),
+              "a mergesort blocksort tile exceeds its family's shared memory");
+// Families whose blocksort is sm_90's share sm_90's kernels.
+static_assert(std::is_same_v<mergepath::mergesort_policy_for<int, void, mergepath::family_sm100>,
+                             mergepath::default_mergesort_policy<int>>);
+static_assert(!std::is_same_v<mergepath::mergesort_policy_for<int, void, mergepath::family_sm75>,
+                              mergepath::default_mergesort_policy<int>>);
 
 // A borrowed stream is used, and is still alive after the context is gone.
 TEST_F(CudaContext, BorrowedStreamOutlivesTheContext) {
