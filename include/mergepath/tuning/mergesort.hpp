@@ -135,8 +135,8 @@ constexpr mergesort_tuning mergesort_tuning_for(int arch, std::size_t key_bytes,
   // blocksort tiles fit an SM's shared memory, and halve the tile where they do not, so that two
   // blocks share an SM as on sm_90: sm_75 (64 KB: 512 x 33 int32 keys do not even fit once),
   // sm_86/89/120 (100 KB an SM), sm_80 (164 KB: 8-byte keys). The passes' tiles fit everywhere.
-  const bool small_keys = value_bytes == 0 && key_bytes <= 4, wide_keys = value_bytes == 0 && key_bytes > 4 &&
-                                                                         key_bytes <= 8;
+  const bool small_keys = value_bytes == 0 && key_bytes <= 4;
+  const bool wide_keys = value_bytes == 0 && key_bytes > 4 && key_bytes <= 8;
   const bool small_pairs = value_bytes != 0 && pair_bytes <= 8;
   if (arch == family_sm75) {
     if (small_keys) t.blocksort = {512, 15, 1024};
