@@ -4,14 +4,8 @@
 // row indices stay within their documented ranges, as the host backend does (its fuzz:
 // comparator_fuzz_util.hpp).
 //
-// DISABLED: the GPU backend does not keep these promises yet. On an H200 at abf844e every call
-// that ran returned, but under <=, !=, a hash and NaNs under less<> (not under always true),
-// merge, merge_pairs, sort, mergesort, locality_sort, sort_pairs and segmented_sort_pairs lost and
-// duplicated keys (from 17 keys on): the tiles' Merge Path splits are searched independently and
-// are not monotone under such an order, so tiles overlap; the host backend clamps its splits in
-// order, which the GPU's partition pass cannot do without a scan. sorted_search's outputs held
-// values outside [0, n] (left unwritten), and merge_join full_outer wrote a row outside its
-// bounds. Enable them once the GPU side is done.
+// The GPU keeps them by checking its splits where the order is not trusted
+// (block/slice_check.cuh, kernel/split_repair.cuh; docs/design/gpu-split-repair.md).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -98,7 +92,7 @@ std::vector<std::uint64_t> sorted_bits(const std::vector<double>& x) {
 
 class GpuBadComparators : public gpu_test {};
 
-TEST_F(GpuBadComparators, DISABLED_SortsAndMergesPermuteTheirInput) {
+TEST_F(GpuBadComparators, SortsAndMergesPermuteTheirInput) {
   mergepath::cuda_context ctx;
   std::mt19937_64 rng(case_seed({1201}));
   for (int o = 0; o < 5; ++o) {
@@ -156,7 +150,7 @@ TEST_F(GpuBadComparators, DISABLED_SortsAndMergesPermuteTheirInput) {
   }
 }
 
-TEST_F(GpuBadComparators, DISABLED_SearchesJoinsAndSetsStayInBounds) {
+TEST_F(GpuBadComparators, SearchesJoinsAndSetsStayInBounds) {
   mergepath::cuda_context ctx;
   std::mt19937_64 rng(case_seed({1202}));
   for (int o = 0; o < 5; ++o) {

@@ -11,8 +11,11 @@
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
+#include <limits>
 #include <functional>
 #include <memory>
 #include <mergepath/mergepath.hpp>
@@ -144,6 +147,9 @@ enum class call {
   set_operation,
   set_union_by_key,
   segmented_sort_pairs,
+  merge_pairs_float,
+  mergesort_pairs_nan,
+  segmented_sort_pairs_float,
   count
 };
 const char* const call_names[] = {"merge",
@@ -164,7 +170,10 @@ const char* const call_names[] = {"merge",
                                   "sort_merge_join",
                                   "set operation",
                                   "set_union_by_key",
-                                  "segmented_sort_pairs"};
+                                  "segmented_sort_pairs",
+                                  "merge_pairs (float: checked splits)",
+                                  "mergesort_pairs (double with NaNs: repaired splits)",
+                                  "segmented_sort_pairs (float: checked splits)"};
 static_assert(sizeof(call_names) / sizeof(call_names[0]) == static_cast<int>(call::count));
 
 // The tile (items a block takes) and block size of the kernel that talks between blocks.
@@ -211,6 +220,15 @@ tile_shape shape_of(call c) {
     case call::segmented_sort_pairs:
       return {default_segmented_sort_policy<int, int>::tuning.blocksort.tile_items(),
               default_segmented_sort_policy<int, int>::tuning.blocksort.block_threads};
+    case call::merge_pairs_float:
+      return {default_merge_policy<float, int>::tuning.tile_items(),
+              default_merge_policy<float, int>::tuning.block_threads};
+    case call::mergesort_pairs_nan:
+      return {default_mergesort_policy<double, int>::tuning.merge.tile_items(),
+              default_mergesort_policy<double, int>::tuning.merge.block_threads};
+    case call::segmented_sort_pairs_float:
+      return {default_segmented_sort_policy<float, int>::tuning.merge.tile_items(),
+              default_segmented_sort_policy<float, int>::tuning.merge.block_threads};
     default:
       return {1024, 256};
   }
@@ -572,6 +590,86 @@ job make_job(call c, index_t n, std::mt19937_64& rng, mergepath::cuda_context& c
       what << " mean=" << mean;
       auto s = std::make_shared<std::tuple<user_buffer<int>, user_buffer<int>, user_buffer<long long>>>(
           user_buffer<int>(keys, ctx, how), user_buffer<int>(vals, ctx, how), user_buffer<long long>(heads, ctx, how));
+      mergepath::segmented_sort_pairs(host, keys.data(), vals.data(), n, heads.data(), heads.size());
+      const index_t num_heads = heads.size();
+      j.launch = [s, n, num_heads, &ctx] {
+        auto& [k, v, h] = *s;
+        mergepath::segmented_sort_pairs(ctx, k.data(), v.data(), n, h.data(), num_heads);
+      };
+      j.check = [s, keys, vals] {
+        auto r = first_difference("keys", keys, std::get<0>(*s).download());
+        return r.empty() ? first_difference("values", vals, std::get<1>(*s).download()) : r;
+      };
+      break;
+    }
+    // Floating-point keys: an order the kernels do not trust, so every merge checks its threads'
+    // slices and every partition pass's last block checks the splits (block/slice_check.cuh,
+    // kernel/split_repair.cuh); with NaNs under less<> those splits are repaired.
+    case call::merge_pairs_float: {
+      const index_t na = n / 2, nb = n - na;
+      auto make = [&](index_t count) {
+        std::vector<float> k(static_cast<std::size_t>(count));
+        for (auto& x : k) x = static_cast<float>(rng() % static_cast<std::uint64_t>(std::max<index_t>(n / 4, 1)));
+        std::sort(k.begin(), k.end());
+        return k;
+      };
+      auto a = make(na), b = make(nb);
+      auto av = origins(na), bv = origins(nb, static_cast<int>(na));
+      std::vector<float> keys(static_cast<std::size_t>(n));
+      std::vector<int> vals(keys.size());
+      mergepath::merge_pairs(host, a.data(), av.data(), na, b.data(), bv.data(), nb, keys.data(), vals.data());
+      auto s = std::make_shared<std::tuple<user_buffer<float>, user_buffer<int>, user_buffer<float>, user_buffer<int>,
+                                           user_buffer<float>, user_buffer<int>>>(
+          user_buffer<float>(a, ctx, how), user_buffer<int>(av, ctx, how), user_buffer<float>(b, ctx, how),
+          user_buffer<int>(bv, ctx, how), user_buffer<float>(keys.size(), ctx, how),
+          user_buffer<int>(keys.size(), ctx, how));
+      j.launch = [s, na, nb, &ctx] {
+        auto& [a, av, b, bv, ok, ov] = *s;
+        mergepath::merge_pairs(ctx, a.data(), av.data(), na, b.data(), bv.data(), nb, ok.data(), ov.data());
+      };
+      j.check = [s, keys, vals] {
+        auto r = first_difference("keys", keys, std::get<4>(*s).download());
+        return r.empty() ? first_difference("values", vals, std::get<5>(*s).download()) : r;
+      };
+      break;
+    }
+    case call::mergesort_pairs_nan: {
+      std::vector<double> keys(static_cast<std::size_t>(n));
+      for (auto& k : keys)
+        k = rng() % 8 == 0 ? std::numeric_limits<double>::quiet_NaN() : static_cast<double>(rng() % 1000);
+      auto vals = origins(n);
+      auto s = std::make_shared<std::pair<user_buffer<double>, user_buffer<int>>>(user_buffer<double>(keys, ctx, how),
+                                                                                  user_buffer<int>(vals, ctx, how));
+      j.launch = [s, n, &ctx] { mergepath::mergesort_pairs(ctx, s->first.data(), s->second.data(), n); };
+      // The order is unspecified: each value once, with its own key.
+      j.check = [s, keys] {
+        const std::vector<double> got_keys = s->first.download();
+        const std::vector<int> got_vals = s->second.download();
+        std::vector<char> seen(keys.size());
+        for (std::size_t i = 0; i < got_vals.size(); ++i) {
+          const int v = got_vals[i];
+          if (v < 0 || static_cast<std::size_t>(v) >= keys.size() || seen[v])
+            return "values: " + std::to_string(i) + " is not a fresh input position";
+          seen[v] = 1;
+          if (std::memcmp(&keys[v], &got_keys[i], sizeof(double)) != 0)
+            return "keys: " + std::to_string(i) + " did not come with its value";
+        }
+        return std::string();
+      };
+      break;
+    }
+    case call::segmented_sort_pairs_float: {
+      std::vector<float> keys(static_cast<std::size_t>(n));
+      for (auto& k : keys) k = static_cast<float>(rng() % 1000);
+      auto vals = origins(n);
+      const index_t mean = random_mean(rng);
+      std::vector<long long> heads;
+      for (index_t i = 1; i < n; ++i)
+        if (static_cast<index_t>(rng() % static_cast<std::uint64_t>(std::min<index_t>(mean, n) + 1)) == 0)
+          heads.push_back(i);
+      what << " mean=" << mean;
+      auto s = std::make_shared<std::tuple<user_buffer<float>, user_buffer<int>, user_buffer<long long>>>(
+          user_buffer<float>(keys, ctx, how), user_buffer<int>(vals, ctx, how), user_buffer<long long>(heads, ctx, how));
       mergepath::segmented_sort_pairs(host, keys.data(), vals.data(), n, heads.data(), heads.size());
       const index_t num_heads = heads.size();
       j.launch = [s, n, num_heads, &ctx] {

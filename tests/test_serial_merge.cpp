@@ -206,5 +206,43 @@ TEST(SerialMergeN, UnsortedTileStaysInBounds) {
   check_serial_merge_n_unsorted<15, bounds::upper>();
 }
 
+// The slow path of a tile whose slices disagree (block/slice_check.cuh): every thread advances
+// from the merge's start to its own, then walks its outputs. Under any comparator, <= and a coin
+// flip included, the slices then tile the runs: each position taken once, by the walk the whole
+// merge takes, and the a position after each thread's walk is where the next thread starts.
+template <int ItemsPerThread, bounds Bounds, class Comp>
+void check_advanced_slices_tile_the_runs(Comp comp, int salt) {
+  std::mt19937_64 rng(case_seed({ItemsPerThread, static_cast<int>(Bounds), salt}));
+  for (int trial = 0; trial < 300; ++trial) {
+    const int count = std::uniform_int_distribution<int>(0, 6 * ItemsPerThread + 3)(rng);
+    const int a_count = std::uniform_int_distribution<int>(0, count)(rng);
+    std::vector<int> keys(static_cast<std::size_t>(count + ItemsPerThread + 1));  // serial_merge_n's padding
+    for (int& k : keys) k = std::uniform_int_distribution<int>(0, 9)(rng);
+    SCOPED_TRACE(::testing::Message() << "trial " << trial << ", a_count " << a_count << ", count " << count);
+    std::vector<int> taken(static_cast<std::size_t>(count));
+    int previous_end = 0;
+    for (int diag = 0; diag < count; diag += ItemsPerThread) {
+      int a = 0, b = a_count;
+      mergepath::serial_merge_advance<Bounds>(keys.data(), a, a_count, b, count, diag, comp);
+      ASSERT_EQ(a + (b - a_count), diag);
+      ASSERT_EQ(a, previous_end);
+      int out[ItemsPerThread], source[ItemsPerThread];
+      previous_end = mergepath::serial_merge_n<ItemsPerThread, Bounds>(keys.data(), a, a_count, b, count, out, source, comp);
+      for (int k = 0; k < ItemsPerThread && diag + k < count; ++k) {
+        ASSERT_TRUE(source[k] >= 0 && source[k] < count) << "output " << diag + k;
+        ++taken[source[k]];
+      }
+    }
+    for (int p = 0; p < count; ++p) ASSERT_EQ(taken[p], 1) << "position " << p;
+  }
+}
+
+TEST(SerialMergeAdvance, SlicesTileTheRunsUnderAnyComparator) {
+  check_advanced_slices_tile_the_runs<1, bounds::lower>(mergepath::less<>{}, 1);
+  check_advanced_slices_tile_the_runs<7, bounds::lower>([](int x, int y) { return x <= y; }, 2);
+  check_advanced_slices_tile_the_runs<7, bounds::upper>([](int x, int y) { return x != y; }, 3);
+  check_advanced_slices_tile_the_runs<15, bounds::lower>([](int x, int y) { return ((x * 7 + y * 3) & 1) != 0; }, 4);
+}
+
 }  // namespace
 }  // namespace mergepath_test

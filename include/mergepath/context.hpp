@@ -206,6 +206,9 @@ class cuda_context {
   static constexpr int flag_word_count = 4096;
   unsigned long long* numbered_flag_words() { return zeroed_counters_ + zeroed_counter_count; }
   void counters_cleared() { counters_dirty_ = false; }
+  // A zero device word for a partition pass's last-block ticket (kernel/split_repair.cuh), which
+  // leaves it at zero; apart from the zeroed counters above, so taking those never touches it.
+  unsigned long long* split_repair_ticket() { return zeroed_counters_ + zeroed_counter_count + flag_word_count; }
 
   // Scratch memory for count elements, stream-ordered; reuses blocks the pool already holds.
   // Inside a stream capture the allocation becomes a graph node that the graph owns.
@@ -232,7 +235,7 @@ class cuda_context {
     std::uint64_t keep_all = std::numeric_limits<std::uint64_t>::max();
     MERGEPATH_CUDA_CHECK(cudaMemPoolSetAttribute(pool_, cudaMemPoolAttrReleaseThreshold, &keep_all));
     // The zeroed counters and the numbered flags, allocated here: a stream capture refuses cudaMalloc.
-    constexpr std::size_t word_bytes = (zeroed_counter_count + flag_word_count) * sizeof(unsigned long long);
+    constexpr std::size_t word_bytes = (zeroed_counter_count + flag_word_count + 1) * sizeof(unsigned long long);
     MERGEPATH_CUDA_CHECK(cudaMalloc(&zeroed_counters_, word_bytes));
     MERGEPATH_CUDA_CHECK(cudaMemsetAsync(zeroed_counters_, 0, word_bytes, stream_));
     counters_dirty_ = false;

@@ -13,6 +13,7 @@
 #include "../thread/merge_path.hpp"
 #include "../thread/serial_merge.hpp"
 #include "../thread/sorting_network.hpp"
+#include "slice_check.cuh"
 #include "tile_io.cuh"
 #include "warp_sort.cuh"
 
@@ -68,22 +69,31 @@ __device__ void sort_runs_in_shared(Key* keys, Values values, int count, Comp co
 // One round of merges of neighbouring runs of keys[0, count): this thread's ItemsPerThread
 // outputs of merging the runs at a0 and a0 + width (each width keys; the second may be short or
 // empty), stored back in place with their values. A thread with merges false keeps its keys (and
-// reads nothing). Outputs past count are unspecified. Every thread calls it; it ends with a
-// barrier.
-template <int ItemsPerThread, class Key, class Values, class Comp>
+// reads nothing). Outputs past count are unspecified. Every thread calls it (an order that is not
+// trusted is checked: slice_check.cuh); it ends with a barrier.
+template <int BlockThreads, int ItemsPerThread, class Key, class Values, class Comp>
 __device__ void merge_pair_round(Key* keys, Values values, int count, int a0, int width, bool merges, Comp comp) {
   constexpr bool has_values = !std::is_same_v<Values, std::nullptr_t>;
   constexpr int items = ItemsPerThread;
   const int first = items * static_cast<int>(threadIdx.x);
   Key thread_keys[items];
   int source[items];
+  const int a_count = detail::min_of(detail::max_of(count - a0, 0), width);
+  const int b_count = detail::min_of(detail::max_of(count - a0 - width, 0), width);
+  const int diag = detail::min_of(first - a0, a_count + b_count);
+  const int a_end = a0 + a_count, b_end = a0 + width + b_count;
+  int start = 0, walked_to = 0;
   if (merges) {
-    const int a_count = detail::min_of(detail::max_of(count - a0, 0), width);
-    const int b_count = detail::min_of(detail::max_of(count - a0 - width, 0), width);
-    const int diag = detail::min_of(first - a0, a_count + b_count);
-    const int split = merge_path(keys + a0, a_count, keys + a0 + width, b_count, diag, comp);
-    serial_merge_n<items>(keys, a0 + split, a0 + a_count, a0 + width + diag - split, a0 + width + b_count, thread_keys,
-                          source, comp);
+    start = a0 + merge_path(keys + a0, a_count, keys + a0 + width, b_count, diag, comp);
+    walked_to = serial_merge_n<items>(keys, start, a_end, a0 + width + diag - (start - a0), b_end, thread_keys,
+                                      source, comp);
+  }
+  if constexpr (!order_is_trusted<Key, Comp>) {
+    if (slices_disagree<BlockThreads>(start, walked_to, merges && diag + items < a_count + b_count) && merges) {
+      int a = a0, b = a0 + width;
+      serial_merge_advance(keys, a, a_end, b, b_end, diag, comp);
+      serial_merge_n<items>(keys, a, a_end, b, b_end, thread_keys, source, comp);
+    }
   }
   if constexpr (has_values) {
     std::remove_reference_t<decltype(values[0])> thread_values[items];
@@ -109,7 +119,7 @@ __device__ void merge_runs_by_tree(Key* keys, Values values, int count, Comp com
   const int tid = static_cast<int>(threadIdx.x);
   // The pair's first thread: pair_threads is a power of two, so no division.
   for (int pair_threads = 2 * RunThreads; pair_threads <= BlockThreads; pair_threads *= 2)
-    merge_pair_round<ItemsPerThread>(keys, values, count, ItemsPerThread * (tid & -pair_threads),
+    merge_pair_round<BlockThreads, ItemsPerThread>(keys, values, count, ItemsPerThread * (tid & -pair_threads),
                                      ItemsPerThread * pair_threads / 2, true, comp);
 }
 
@@ -150,7 +160,8 @@ __device__ void sort_near_sorted_tile_in_shared(Key* keys, Values values, int co
     if (!__syncthreads_or(starts_before_end(1))) return;
     const int parity = round & 1;
     const int a_run = ((tid - parity) & ~1) + parity;  // runs 2p + parity and 2p + parity + 1
-    merge_pair_round<items>(keys, values, count, items * a_run, items, a_run >= 0 && items * (a_run + 1) < count, comp);
+    merge_pair_round<BlockThreads, items>(keys, values, count, items * a_run, items,
+                                          a_run >= 0 && items * (a_run + 1) < count, comp);
   }
   if (in_reach && !__syncthreads_or(starts_before_end(1))) return;
   merge_runs_by_tree<BlockThreads, ItemsPerThread>(keys, values, count, comp);

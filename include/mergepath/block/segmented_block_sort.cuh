@@ -14,6 +14,7 @@
 #include "../thread/segmented_merge.hpp"
 #include "../thread/sorting_network.hpp"
 #include "block_sort.cuh"
+#include "slice_check.cuh"
 #include "warp_reduce.cuh"
 
 namespace mergepath {
@@ -84,12 +85,23 @@ __device__ run_heads sort_segmented_tile_in_shared(Key* keys, Values values, int
     const bool active = a0 >= 0 && b_active_end > 0 && first < count && diag < a_count + b_active_end &&
                         diag + items > a_active_begin;
     int source[items];
+    int start = 0, walked_to = 0;
     if (active) {
       int split = segmented_merge_path(keys + a0, a_count, keys + a0 + width, b_count, a_active_begin, b_active_end,
                                        diag, comp);
-      serial_segmented_merge_n<items>(keys, a0 + split, a0 + a_count, a0 + width + diag - split,
-                                      a0 + width + b_count, a0 + a_active_begin, a0 + width + b_active_end,
-                                      thread_keys, source, comp);
+      start = a0 + split;
+      walked_to = serial_segmented_merge_n<items>(keys, start, a0 + a_count, a0 + width + diag - split,
+                                                  a0 + width + b_count, a0 + a_active_begin,
+                                                  a0 + width + b_active_end, thread_keys, source, comp);
+    }
+    if constexpr (!order_is_trusted<Key, Comp>) {
+      if (slices_disagree<BlockThreads>(start, walked_to, active && diag + items < a_count + b_active_end) && active) {
+        int a = a0, b = a0 + width;
+        serial_segmented_merge_advance(keys, a, a0 + a_count, b, a0 + a_active_begin, a0 + width + b_active_end, diag,
+                                       comp);
+        serial_segmented_merge_n<items>(keys, a, a0 + a_count, b, a0 + width + b_count, a0 + a_active_begin,
+                                        a0 + width + b_active_end, thread_keys, source, comp);
+      }
     }
     if constexpr (has_values) {
       std::remove_reference_t<decltype(values[0])> thread_values[items];

@@ -65,7 +65,7 @@ load_balance_splits split_load_balance_path(cuda_context& ctx, index_t count, St
   auto partition = [&](auto sample_bytes) {
     return launch_merge_partition<bounds::lower, probes, decltype(sample_bytes)::value>(
         ctx, starts, num_segments, counting_sequence{0}, count, Policy::tuning.tile_items(), num_tiles + 1,
-        result.splits.data(), item_before_start{});
+        result.splits.data(), item_before_start{}, false);
   };
   const bool starts_fit_l2 =
       static_cast<std::size_t>(num_segments) * sizeof(start_t) <= static_cast<std::size_t>(ctx.props().l2CacheSize);

@@ -109,12 +109,16 @@ template <bounds Bounds, int Probes, int SampleBytes, class AIt, class BIt, clas
   return gathered;
 }
 
+// The splits into partitions[0, num_partitions), made monotone under an order that is not
+// trusted (kernel/split_repair.cuh) unless repair is false (load balancing, whose starts and
+// item indices keep their splits in bounds and which checks its starts).
 template <bounds Bounds, int Probes, int SampleBytes, class AIt, class BIt, class Comp>
 [[nodiscard]] temp_buffer<uint4> launch_merge_partition(cuda_context& ctx, AIt a, index_t a_count, BIt b,
                                                         index_t b_count, index_t tile_items, index_t num_partitions,
-                                                        index_t* partitions, Comp comp) {
+                                                        index_t* partitions, Comp comp, bool repair = true) {
+  const kernel::store_merge_split store{partitions, repair ? ctx.split_repair_ticket() : nullptr};
   return launch_merge_partition<Bounds, Probes, SampleBytes>(ctx, a, a_count, b, b_count, tile_items, num_partitions,
-                                                             kernel::store_merge_split{partitions}, comp);
+                                                             store, comp);
 }
 
 // The chunked schedule (merge_tuning::chunked_max_tiles): launched, and true returned, where each
@@ -161,12 +165,16 @@ void launch_merge(cuda_context& ctx, AKeys a_keys, AVals a_vals, index_t a_count
   index_t num_tiles = detail::ceil_div(total, tile_items);
   constexpr std::size_t shared_bytes = kernel::merge_layout_of<Policy, AKeys, AVals>::bytes * tuning.stages;
 
-  if constexpr (tuning.small_block_threads > 0 && tuning.stages == 1)
+  // The chunked schedules search each chunk's first split on their own: only where the order is
+  // trusted (block/slice_check.cuh); the partition pass repairs its splits for any other.
+  constexpr bool trusted_order = block::order_is_trusted<kernel::value_of<AKeys>, Comp> &&
+                                 block::order_is_trusted<kernel::value_of<BKeys>, Comp>;
+  if constexpr (trusted_order && tuning.small_block_threads > 0 && tuning.stages == 1)
     if (total <= tuning.small_max_total &&
         launch_merge_chunks<small_merge_policy<Policy>>(ctx, a_keys, a_vals, a_count, b_keys, b_vals, b_count, out_keys,
                                                         out_vals, comp))
       return;
-  if constexpr (tuning.chunked_max_tiles > 0 && tuning.stages == 1)
+  if constexpr (trusted_order && tuning.chunked_max_tiles > 0 && tuning.stages == 1)
     if (launch_merge_chunks<Policy>(ctx, a_keys, a_vals, a_count, b_keys, b_vals, b_count, out_keys, out_vals, comp))
       return;
 

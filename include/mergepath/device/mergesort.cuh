@@ -47,7 +47,12 @@ void launch_mergesort(cuda_context& ctx, KeysIn keys_in, ValsIn vals_in, Keys ke
   // max_count.
   // Clusters only where the cluster sort's code was compiled for them (a build for less leaves
   // its merges out) and the device launches them.
-  const bool has_clusters = ctx.launches_clusters() && detail::takes_hopper_launch(detail::running_code_arch());
+  // An order that is not trusted (block/slice_check.cuh) takes the plain blocksort and two-way
+  // passes with partition kernels, the paths whose splits are checked and repaired: a cluster's
+  // rounds, the four-way splits and self-partitioned tiles are not yet.
+  constexpr bool trusted_order = block::order_is_trusted<kernel::value_of<Keys>, Comp>;
+  const bool has_clusters =
+      trusted_order && ctx.launches_clusters() && detail::takes_hopper_launch(detail::running_code_arch());
   const bool small_clustered =
       tuning.small_cluster_sort.enabled() && count <= tuning.small_cluster_sort.max_count && has_clusters;
   const bool clustered =
@@ -64,7 +69,7 @@ void launch_mergesort(cuda_context& ctx, KeysIn keys_in, ValsIn vals_in, Keys ke
   // The passes after the blocksort: four-way while more than two runs are left (where the tuning
   // has four-way tiles and the sort is large enough), then two-way. Their number decides where
   // the blocksort writes, and the widest ones size the split arrays.
-  const bool four_way = tuning.four_way.enabled() && count >= tuning.four_way.min_count;
+  const bool four_way = trusted_order && tuning.four_way.enabled() && count >= tuning.four_way.min_count;
   auto ways_at = [&](index_t width) { return four_way && 2 * width < count ? 4 : 2; };
   auto two_way_pass = [&](index_t width) {
     return kernel::merge_pass{count, width, detail::ceil_div<index_t>(2 * width, merge_tile), merge_tile};
@@ -138,7 +143,7 @@ void launch_mergesort(cuda_context& ctx, KeysIn keys_in, ValsIn vals_in, Keys ke
         static_cast<index_t>(resident_blocks_per_sm<merge_kernel>(ctx, tuning.merge.block_threads, shared_bytes)) *
         ctx.props().multiProcessorCount;
     // Small passes: each block searches its own splits (mergesort_tuning::self_partition_waves).
-    if (tiles <= tuning.self_partition_waves * resident) {
+    if (trusted_order && tiles <= tuning.self_partition_waves * resident) {
       detail::launch_dependent("mergesort_merge_kernel", merge_kernel, static_cast<unsigned>(tiles),
                                tuning.merge.block_threads, shared_bytes, ctx.stream(), keys_in, vals_in, pass,
                                static_cast<const index_t*>(nullptr), keys_out, vals_out, comp);
@@ -162,7 +167,8 @@ void launch_mergesort(cuda_context& ctx, KeysIn keys_in, ValsIn vals_in, Keys ke
     detail::launch_dependent("mergesort_partition_kernel", kernel::mergesort_partition_kernel<decltype(keys_in), Comp>,
                              static_cast<unsigned>(detail::ceil_div<index_t>(tiles, partition_threads)),
                              partition_threads, sample_bytes, ctx.stream(), keys_in, pass, sampled ? sample_shift : -1,
-                             static_cast<const uint4*>(samples.data()), partitions.data(), comp);
+                             static_cast<const uint4*>(samples.data()), partitions.data(), ctx.split_repair_ticket(),
+                             comp);
     detail::launch_dependent("mergesort_merge_kernel", merge_kernel, static_cast<unsigned>(tiles),
                              tuning.merge.block_threads, shared_bytes, ctx.stream(), keys_in, vals_in, pass,
                              partitions.data(), keys_out, vals_out, comp);

@@ -88,6 +88,8 @@ void launch_segmented_sort(cuda_context& ctx, Keys keys, Vals vals, index_t coun
   auto queues = ctx.allocate<kernel::pass_queues>(passes);
   auto merge_list = ctx.allocate<kernel::merge_job>(passes > 0 ? num_tiles : 0);
   auto copy_list = ctx.allocate<index_t>(passes > 0 ? num_tiles : 0);
+  constexpr bool trusted_order = block::order_is_trusted<kernel::value_of<Keys>, Comp>;
+  auto tile_splits = ctx.allocate<index_t>(passes > 0 && !trusted_order ? num_tiles : 0);
   if (passes > 0) {  // (the blocksort sets every tile's copy status)
     MERGEPATH_CUDA_CHECK(
         cudaMemsetAsync(queues.data(), 0, sizeof(kernel::pass_queues) * static_cast<std::size_t>(passes), ctx.stream()));
@@ -111,15 +113,20 @@ void launch_segmented_sort(cuda_context& ctx, Keys keys, Vals vals, index_t coun
     constexpr int partition_threads = 128;
     const auto partition_blocks = static_cast<unsigned>(detail::ceil_div<index_t>(num_tiles, partition_threads - 1));
     kernel::pass_queues* pass_queues = queues.data() + p;
-    if constexpr (Segmented)
-      detail::launch("segsort_partition_kernel", kernel::segsort_partition_kernel<true, partition_threads, KeysIn, Comp>,
-                     partition_blocks, partition_threads, 0, ctx.stream(), keys_in, pass, heads_of_pass[p % 2],
-                     heads_of_pass[(p + 1) % 2], copy_status.data(), pass_queues, merge_list.data(), copy_list.data(),
-                     comp);
-    else
-      detail::launch("segsort_partition_kernel", kernel::segsort_partition_kernel<false, partition_threads, KeysIn, Comp>,
-                     partition_blocks, partition_threads, 0, ctx.stream(), keys_in, pass, nullptr, nullptr,
-                     copy_status.data(), pass_queues, merge_list.data(), copy_list.data(), comp);
+    const kernel::segment_heads* heads_in = Segmented ? heads_of_pass[p % 2] : nullptr;
+    kernel::segment_heads* heads_out = Segmented ? heads_of_pass[(p + 1) % 2] : nullptr;
+    // An order that is not trusted gets its splits searched and repaired first (kernel/split_repair.cuh).
+    const index_t* given_splits = nullptr;
+    if constexpr (!trusted_order) {
+      detail::launch("segsort_split_kernel", kernel::segsort_split_kernel<Segmented, KeysIn, Comp>,
+                     static_cast<unsigned>(detail::ceil_div<index_t>(num_tiles, partition_threads)), partition_threads,
+                     0, ctx.stream(), keys_in, pass, heads_in, tile_splits.data(), ctx.split_repair_ticket(), comp);
+      given_splits = tile_splits.data();
+    }
+    detail::launch("segsort_partition_kernel",
+                   kernel::segsort_partition_kernel<Segmented, partition_threads, KeysIn, Comp>, partition_blocks,
+                   partition_threads, 0, ctx.stream(), keys_in, pass, heads_in, heads_out, copy_status.data(),
+                   pass_queues, merge_list.data(), copy_list.data(), given_splits, comp);
 
     constexpr auto pass_kernel =
         kernel::segsort_pass_kernel<Policy, KeysIn, ValsIn, decltype(keys_out), decltype(vals_out), Comp>;

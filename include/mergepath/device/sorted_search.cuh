@@ -40,7 +40,10 @@ match_counts launch_sorted_search_staged(cuda_context& ctx, AIt a, index_t a_cou
   // Up to self_partition_waves tiles per resident block, each block finds its own splits; beyond,
   // the partition pass finds them for all (tuning/sorted_search.hpp).
   index_t resident = static_cast<index_t>(per_sm) * ctx.props().multiProcessorCount;
-  bool partition_pass = num_tiles > tuning.self_partition_waves * resident;
+  // (Blocks that find their own splits agree only under a trusted order: block/slice_check.cuh.)
+  constexpr bool trusted_order = block::order_is_trusted<kernel::value_of<AIt>, Comp> &&
+                                 block::order_is_trusted<kernel::value_of<BIt>, Comp>;
+  bool partition_pass = !trusted_order || num_tiles > tuning.self_partition_waves * resident;
   // The match counters are zero already (cuda_context::take_zeroed_counters), so nothing but
   // kernels lies between the partition pass and the tile kernel, which then overlap (programmatic
   // dependent launch).
@@ -201,8 +204,14 @@ match_counts launch_sorted_search(cuda_context& ctx, AIt a, index_t a_count, BIt
   constexpr index_t narrow_max = std::numeric_limits<std::uint32_t>::max();
   if constexpr (TypeA == search::index && TypeB == search::none && !kernel::is_tile_sink<AOut>) {
     const plain_bounds_paths paths = plain_bounds_paths_for<Policy, kernel::value_of<BIt>>(ctx, a_count, b_count);
-    if (paths.needles && launch_needle_search<Policy, Bounds>(ctx, a, a_count, b, b_count, a_out, comp)) return {};
-    if (paths.b_tiles) {
+    // b's tiles find their needles by searches of their own: only under a trusted order
+    // (block/slice_check.cuh); one needle at a time writes each bound once under any.
+    constexpr bool trusted_order = block::order_is_trusted<kernel::value_of<AIt>, Comp> &&
+                                   block::order_is_trusted<kernel::value_of<BIt>, Comp>;
+    if ((paths.needles || (!trusted_order && paths.b_tiles)) &&
+        launch_needle_search<Policy, Bounds>(ctx, a, a_count, b, b_count, a_out, comp))
+      return {};
+    if (trusted_order && paths.b_tiles) {
       launch_b_tile_search<Policy, Bounds>(ctx, a, a_count, b, b_count, a_out, comp);
       return {};
     }

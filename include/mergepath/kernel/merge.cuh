@@ -7,12 +7,14 @@
 #include <type_traits>
 
 #include "../block/block_merge.cuh"
+#include "../block/slice_check.cuh"
 #include "../block/tile_io.cuh"
 #include "../block/warp_merge_path.cuh"
 #include "../detail/config.hpp"
 #include "../error.hpp"
 #include "../thread/merge_path.hpp"
 #include "../tuning/merge.hpp"
+#include "split_repair.cuh"
 
 namespace mergepath {
 namespace kernel {
@@ -33,12 +35,25 @@ template <class It>
 using value_of = typename value_of_impl<It>::type;
 
 // The partition pass's store for merges: partitions[p] = a's share of output p * tile_items.
+// Under an order that is not trusted the pass's last block makes them monotone (repair_ticket:
+// the context's split_repair_ticket).
 struct store_merge_split {
   index_t* partitions;
+  unsigned long long* repair_ticket = nullptr;
   __device__ void prepare() const {}
   template <class AIt, class BIt, class Comp>
   __device__ void operator()(index_t p, AIt, index_t, BIt, index_t, index_t, index_t a_split, Comp) const {
     partitions[p] = a_split;
+  }
+  // Every thread of the pass, after its store.
+  template <class AKey, class BKey, class Comp>
+  __device__ void finish(index_t num_partitions, index_t tile_items, index_t total) const {
+    if constexpr (!(block::order_is_trusted<AKey, Comp> && block::order_is_trusted<BKey, Comp>)) {
+      if (repair_ticket != nullptr)
+        repair_splits_when_last(
+            partitions, num_partitions,
+            [=](index_t q) { return split_position{detail::min_of(q * tile_items, total), false}; }, repair_ticket);
+    }
   }
 };
 
@@ -98,20 +113,22 @@ __global__ void merge_partition_kernel(AIt a, index_t a_count, BIt b, index_t b_
   if (sample_shift < 0) {
     if (p < num_partitions)
       store(p, a, a_count, b, b_count, diag, merge_path<Bounds, Probes>(a, a_count, b, b_count, diag, comp), comp);
-    return;
+  } else {
+    extern __shared__ __align__(16) unsigned char shared_bytes[];
+    const partition_samples<AKey, BKey> layout(a_count, b_count, sample_shift);
+    block::copy_batched(samples, detail::ceil_div<index_t>(layout.bytes(), sizeof(uint4)),
+                        reinterpret_cast<uint4*>(shared_bytes));
+    __syncthreads();
+    if (p < num_partitions) {
+      const AKey* a_samples = reinterpret_cast<const AKey*>(shared_bytes);
+      const BKey* b_samples = reinterpret_cast<const BKey*>(shared_bytes + layout.b_offset());
+      const merge_path_interval<index_t> window =
+          merge_path_from_samples<Bounds>(a_samples, a_count, b_samples, b_count, diag, sample_shift, comp);
+      store(p, a, a_count, b, b_count, diag,
+            merge_path_within<Bounds, Probes>(a, b, diag, window.begin, window.end, comp), comp);
+    }
   }
-  extern __shared__ __align__(16) unsigned char shared_bytes[];
-  const partition_samples<AKey, BKey> layout(a_count, b_count, sample_shift);
-  block::copy_batched(samples, detail::ceil_div<index_t>(layout.bytes(), sizeof(uint4)),
-                      reinterpret_cast<uint4*>(shared_bytes));
-  __syncthreads();
-  if (p >= num_partitions) return;
-  const AKey* a_samples = reinterpret_cast<const AKey*>(shared_bytes);
-  const BKey* b_samples = reinterpret_cast<const BKey*>(shared_bytes + layout.b_offset());
-  const merge_path_interval<index_t> window =
-      merge_path_from_samples<Bounds>(a_samples, a_count, b_samples, b_count, diag, sample_shift, comp);
-  store(p, a, a_count, b, b_count, diag, merge_path_within<Bounds, Probes>(a, b, diag, window.begin, window.end, comp),
-        comp);
+  store.template finish<AKey, BKey, Comp>(num_partitions, tile_items, a_count + b_count);
 }
 
 // Where one tile's inputs and output lie.

@@ -189,33 +189,49 @@ MERGEPATH_HD inline bool pass_uses_samples(const merge_pass& pass, int sample_sh
 // and pass_uses_samples), each block copies them to shared memory and each search narrows
 // itself there first, reading global memory only in a window of 2^(sample_shift + 1) keys, as the
 // merge's partition pass does (kernel/merge.cuh).
+// Under an order that is not trusted the pass's last block makes each pair's splits monotone
+// (repair_ticket: the context's split_repair_ticket; kernel/split_repair.cuh).
 template <class Keys, class Comp>
 __global__ void mergesort_partition_kernel(Keys keys, merge_pass pass, int sample_shift, const uint4* samples,
-                                           index_t* partitions, Comp comp) {
+                                           index_t* partitions, unsigned long long* repair_ticket, Comp comp) {
   using Key = value_of<Keys>;
   detail::allow_dependent_launch();
   detail::wait_for_prior_grid();  // the samples, or the pass (or blocksort) before, which wrote the runs
   const index_t tile = blockIdx.x * static_cast<index_t>(blockDim.x) + threadIdx.x;
+  const index_t num_tiles = pass.num_tiles();
   if (sample_shift < 0) {
-    if (tile >= pass.num_tiles()) return;
-    merge_pass_tile t(pass, tile);
-    partitions[tile] =
-        merge_path(keys + t.a_begin, t.a_count, keys + t.a_begin + pass.width, t.b_count, t.diag0, comp);
-    return;
+    if (tile < num_tiles) {
+      merge_pass_tile t(pass, tile);
+      partitions[tile] =
+          merge_path(keys + t.a_begin, t.a_count, keys + t.a_begin + pass.width, t.b_count, t.diag0, comp);
+    }
+  } else {
+    extern __shared__ __align__(16) unsigned char shared_bytes[];
+    const partition_samples<Key, Key> layout(pass.count, 0, sample_shift);
+    block::copy_batched(samples, detail::ceil_div<index_t>(layout.bytes(), sizeof(uint4)),
+                        reinterpret_cast<uint4*>(shared_bytes));
+    __syncthreads();
+    if (tile < num_tiles) {
+      merge_pass_tile t(pass, tile);
+      const Key* run_samples = reinterpret_cast<const Key*>(shared_bytes);
+      const merge_path_interval<index_t> window =
+          merge_path_from_samples(run_samples + (t.a_begin >> sample_shift), t.a_count,
+                                  run_samples + ((t.a_begin + pass.width) >> sample_shift), t.b_count, t.diag0,
+                                  sample_shift, comp);
+      partitions[tile] = merge_path_within(keys + t.a_begin, keys + t.a_begin + pass.width, t.diag0, window.begin,
+                                           window.end, comp);
+    }
   }
-  extern __shared__ __align__(16) unsigned char shared_bytes[];
-  const partition_samples<Key, Key> layout(pass.count, 0, sample_shift);
-  block::copy_batched(samples, detail::ceil_div<index_t>(layout.bytes(), sizeof(uint4)),
-                      reinterpret_cast<uint4*>(shared_bytes));
-  __syncthreads();
-  if (tile >= pass.num_tiles()) return;
-  merge_pass_tile t(pass, tile);
-  const Key* run_samples = reinterpret_cast<const Key*>(shared_bytes);
-  const merge_path_interval<index_t> window = merge_path_from_samples(
-      run_samples + (t.a_begin >> sample_shift), t.a_count, run_samples + ((t.a_begin + pass.width) >> sample_shift),
-      t.b_count, t.diag0, sample_shift, comp);
-  partitions[tile] = merge_path_within(keys + t.a_begin, keys + t.a_begin + pass.width, t.diag0, window.begin,
-                                       window.end, comp);
+  if constexpr (!block::order_is_trusted<Key, Comp>) {
+    if (repair_ticket != nullptr)
+      repair_splits_when_last(
+          partitions, num_tiles,
+          [=](index_t q) {
+            const merge_pass_tile t(pass, q);
+            return split_position{t.diag0, t.diag0 == 0};
+          },
+          repair_ticket);
+  }
 }
 
 // Block k merges tile k of the pass from keys_in into keys_out (never the same buffer). Its

@@ -192,11 +192,62 @@ __device__ inline unsigned long long queue_slot(bool push, unsigned long long* t
 // status, set by its last copy and cleared by its last merge); otherwise it does nothing. With
 // Segmented, the splits are segmented merge paths over the runs' heads (run_heads for this
 // pass's runs; the kernel writes the next pass's into next_run_heads).
+// Where tile `tile` of a pass lies: its pair of runs, its output diagonals in the pair and (with
+// Segmented) the active segment across the runs' interface.
+struct segsort_tile {
+  index_t pair, a0, a_count, b_count, diag0, diag1, a_active_begin, b_active_end;
+  segment_heads a_heads, b_heads;
+
+  template <bool Segmented>
+  __device__ static segsort_tile at(const segsort_pass& pass, index_t tile, const segment_heads* run_heads) {
+    segsort_tile t{};
+    t.pair = tile * pass.tile_items / (2 * pass.width);
+    t.a0 = t.pair * 2 * pass.width;
+    t.a_count = detail::min_of(pass.width, pass.count - t.a0);
+    t.b_count = detail::max_of<index_t>(0, detail::min_of(pass.width, pass.count - t.a0 - pass.width));
+    t.diag0 = tile * pass.tile_items - t.a0;
+    t.diag1 = detail::min_of(t.diag0 + pass.tile_items, t.a_count + t.b_count);
+    t.b_active_end = t.b_count;
+    if constexpr (Segmented) {
+      t.a_heads = run_heads[2 * t.pair];
+      t.b_heads = t.b_count > 0 ? run_heads[2 * t.pair + 1] : segment_heads{};
+      const index_t b0 = t.a0 + pass.width;
+      t.a_active_begin = t.a_heads.last < 0 ? 0 : t.a_heads.last - t.a0;
+      t.b_active_end =
+          t.b_heads.first == segment_heads::no_head ? t.b_count : detail::min_of(t.b_heads.first - b0, t.b_count);
+    }
+    return t;
+  }
+  template <class Keys, class Comp>
+  __device__ index_t split(Keys keys, index_t width, Comp comp) const {
+    return segmented_merge_path(keys + a0, a_count, keys + a0 + width, b_count, a_active_begin, b_active_end, diag0,
+                                comp);
+  }
+};
+
+// For an order that is not trusted (block/slice_check.cuh): every tile's split into splits[],
+// made monotone within each pair by the grid's last block (kernel/split_repair.cuh), for
+// segsort_partition_kernel to take instead of searching its own.
+template <bool Segmented, class Keys, class Comp>
+__global__ void segsort_split_kernel(Keys keys, segsort_pass pass, const segment_heads* run_heads, index_t* splits,
+                                     unsigned long long* repair_ticket, Comp comp) {
+  const index_t tile = blockIdx.x * static_cast<index_t>(blockDim.x) + threadIdx.x;
+  if (tile < pass.num_tiles) splits[tile] = segsort_tile::at<Segmented>(pass, tile, run_heads).split(keys, pass.width, comp);
+  repair_splits_when_last(
+      splits, pass.num_tiles,
+      [=](index_t q) {
+        const index_t a0 = q * pass.tile_items / (2 * pass.width) * 2 * pass.width;
+        return split_position{q * pass.tile_items - a0, q * pass.tile_items == a0};
+      },
+      repair_ticket);
+}
+
+// given_splits: null, or the tiles' splits from segsort_split_kernel.
 template <bool Segmented, int Threads, class Keys, class Comp>
 __global__ void __launch_bounds__(Threads)
     segsort_partition_kernel(Keys keys, segsort_pass pass, const segment_heads* run_heads,
                              segment_heads* next_run_heads, unsigned char* copy_status, pass_queues* queues,
-                             merge_job* merge_list, index_t* copy_list, Comp comp) {
+                             merge_job* merge_list, index_t* copy_list, const index_t* given_splits, Comp comp) {
   __shared__ index_t splits[Threads];
   const int tid = static_cast<int>(threadIdx.x);
   const index_t tile = blockIdx.x * static_cast<index_t>(Threads - 1) + tid;
@@ -204,23 +255,12 @@ __global__ void __launch_bounds__(Threads)
 
   index_t a0 = 0, a_count = 0, b_count = 0, diag0 = 0, diag1 = 0, a_active_begin = 0, b_active_end = 0;
   if (in_range) {
-    const index_t pair = tile * pass.tile_items / (2 * pass.width);
-    a0 = pair * 2 * pass.width;
-    a_count = detail::min_of(pass.width, pass.count - a0);
-    b_count = detail::max_of<index_t>(0, detail::min_of(pass.width, pass.count - a0 - pass.width));
-    diag0 = tile * pass.tile_items - a0;
-    diag1 = detail::min_of(diag0 + pass.tile_items, a_count + b_count);
-    b_active_end = b_count;
-    if constexpr (Segmented) {
-      const segment_heads a_heads = run_heads[2 * pair];
-      const segment_heads b_heads = b_count > 0 ? run_heads[2 * pair + 1] : segment_heads{};
-      const index_t b0 = a0 + pass.width;
-      a_active_begin = a_heads.last < 0 ? 0 : a_heads.last - a0;
-      b_active_end = b_heads.first == segment_heads::no_head ? b_count : detail::min_of(b_heads.first - b0, b_count);
-      if (diag0 == 0) next_run_heads[pair] = a_heads.joined(b_heads);
-    }
-    splits[tid] = segmented_merge_path(keys + a0, a_count, keys + a0 + pass.width, b_count, a_active_begin,
-                                       b_active_end, diag0, comp);
+    const segsort_tile t = segsort_tile::at<Segmented>(pass, tile, run_heads);
+    a0 = t.a0, a_count = t.a_count, b_count = t.b_count, diag0 = t.diag0, diag1 = t.diag1;
+    a_active_begin = t.a_active_begin, b_active_end = t.b_active_end;
+    if constexpr (Segmented)
+      if (diag0 == 0) next_run_heads[t.pair] = t.a_heads.joined(t.b_heads);
+    splits[tid] = given_splits != nullptr ? given_splits[tile] : t.split(keys, pass.width, comp);
   }
   __syncthreads();
   const bool serves = in_range && tid < Threads - 1;

@@ -37,6 +37,8 @@ struct store_set_split {
                              Comp comp) const {
     splits[p] = set_path_from_merge_path(a, a_count, b, b_count, diag, a_split, comp);
   }
+  template <class AKey, class BKey, class Comp>
+  __device__ void finish(index_t, index_t, index_t) const {}
 };
 
 // One tile per block, in one pass: a later tile's runs asked into L2 (prefetch_distance tiles

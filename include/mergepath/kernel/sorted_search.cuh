@@ -291,8 +291,8 @@ __global__ void __launch_bounds__(Policy::tuning.block_threads, Policy::tuning.m
   // whether it matched): the bounds follow from them, so the scatter below recomputes them.
   const int diag = detail::min_of(items * static_cast<int>(threadIdx.x), count);
   const int steps = detail::min_of(items, count - diag);
-  const int i_first = merge_path<Bounds>(a_keys, a_n, b_keys, b_n, diag, comp);
-  const int j_first = diag - i_first;
+  int i_first = merge_path<Bounds>(a_keys, a_n, b_keys, b_n, diag, comp);
+  int j_first = diag - i_first;
   const search_runs<const Key*> tile_runs{a_keys, a_n, a_before, a_after, b_keys, b_n, b_before, b_after};
   constexpr bool match_a = reports_matches(TypeA), match_b = reports_matches(TypeB);
   search_steps decided;
@@ -303,6 +303,14 @@ __global__ void __launch_bounds__(Policy::tuning.block_threads, Policy::tuning.m
       decided = serial_search_n<Bounds, match_a, match_b, items>(tile_runs, i_first, j_first, steps, comp);
   } else {
     decided = serial_search_n<Bounds, match_a, match_b, items>(tile_runs, i_first, j_first, steps, comp);
+  }
+  if constexpr (!block::order_is_trusted<Key, Comp>) {
+    // Under any other order the slices may not tile the runs: then each thread walks to its start.
+    if (block::slices_disagree<threads>(i_first, i_first + __popc(decided.from_a), diag + items < count)) {
+      i_first = 0, j_first = 0;
+      serial_merge_advance<Bounds>(a_keys, i_first, a_n, b_keys, j_first, b_n, diag, comp);
+      decided = serial_search_n<Bounds, match_a, match_b, items>(tile_runs, i_first, j_first, steps, comp);
+    }
   }
   __syncthreads();  // the keys are read; their bytes now take the results
 

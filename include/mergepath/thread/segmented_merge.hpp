@@ -34,7 +34,7 @@ MERGEPATH_HD Index segmented_merge_path(AIt a, Index a_count, BIt b, Index b_cou
 // out[k] is the key, source[k] its position. Reads as serial_merge_n does: keys[a_begin,
 // a_end + Count] and keys[b_begin, b_end + Count], so Count + 1 readable slots past b_end suffice.
 template <int Count, class It, class T, class Comp>
-MERGEPATH_HD void serial_segmented_merge_n(It keys, int a_begin, int a_end, int b_begin, int b_end,
+MERGEPATH_HD int serial_segmented_merge_n(It keys, int a_begin, int a_end, int b_begin, int b_end,
                                            int a_active_begin, int b_active_end, T (&out)[Count],
                                            int (&source)[Count], Comp comp) {
   (void)b_end;
@@ -52,6 +52,20 @@ MERGEPATH_HD void serial_segmented_merge_n(It keys, int a_begin, int a_end, int 
     b_begin += !take_a;
     a_key = take_a ? next : a_key;
     b_key = take_a ? b_key : next;
+  }
+  return a_begin;  // the a position after the Count steps
+}
+
+// Moves (a_begin, b_begin) `steps` outputs along serial_segmented_merge_n's walk, producing
+// nothing (serial_merge_advance for the segmented merge).
+template <class It, class Comp>
+MERGEPATH_HD void serial_segmented_merge_advance(It keys, int& a_begin, int a_end, int& b_begin, int a_active_begin,
+                                                 int b_active_end, int steps, Comp comp) {
+  for (; steps > 0; --steps) {
+    const bool take_a = a_begin < a_end && (a_begin < a_active_begin || b_begin >= b_active_end ||
+                                            !comp(keys[b_begin], keys[a_begin]));
+    a_begin += take_a;
+    b_begin += !take_a;
   }
 }
 

@@ -166,13 +166,14 @@ void serial_merge_pairs_chained(AKeys a_keys, AVals a_vals, Index a_count, BKeys
 // (two runs of one array, e.g. a tile in shared memory, a_end <= b_begin) into registers:
 // out[k] is the key, source[k] its position in `keys`. With bounds::lower ties take the a run
 // first, with bounds::upper the b run. Once both runs are exhausted the remaining outputs are
-// unspecified and their source lies past a_end.
+// unspecified and their source lies past a_end. Returns the a position after the Count steps
+// (the next thread's start, when the comparator is a strict weak order: block/slice_check.cuh).
 // Reads: keys[a_begin, a_end + Count] and keys[b_begin, b_end], whatever the data (an unsorted
 // tile included), so a buffer with Count + 1 readable slots past b_end never reads out of
 // bounds. That padding is what lets the loop load the next key without clamping its index.
 template <int Count, bounds Bounds = bounds::lower, class It, class T, class Comp>
-MERGEPATH_HD void serial_merge_n(It keys, int a_begin, int a_end, int b_begin, int b_end, T (&out)[Count],
-                                 int (&source)[Count], Comp comp) {
+MERGEPATH_HD int serial_merge_n(It keys, int a_begin, int a_end, int b_begin, int b_end, T (&out)[Count],
+                                int (&source)[Count], Comp comp) {
   T a_key = keys[a_begin];
   T b_key = keys[b_begin];
   MERGEPATH_UNROLL
@@ -191,14 +192,32 @@ MERGEPATH_HD void serial_merge_n(It keys, int a_begin, int a_end, int b_begin, i
     a_key = take_a ? next : a_key;
     b_key = take_a ? b_key : next;
   }
+  return a_begin;
+}
+
+// Moves (a_begin, b_begin) `steps` outputs along the walk serial_merge_n takes, producing nothing:
+// where a thread's slice starts when the searches for it cannot be trusted. Any comparator gives
+// slices that tile the runs this way, since every thread walks the same path from its start.
+template <bounds Bounds = bounds::lower, class It, class Comp>
+MERGEPATH_HD void serial_merge_advance(It keys, int& a_begin, int a_end, int& b_begin, int b_end, int steps,
+                                       Comp comp) {
+  for (; steps > 0 && a_begin < a_end && b_begin < b_end; --steps) {
+    const bool take_a = Bounds == bounds::lower ? !comp(keys[b_begin], keys[a_begin]) : comp(keys[a_begin], keys[b_begin]);
+    a_begin += take_a;
+    b_begin += !take_a;
+  }
+  // One run is exhausted: the rest come from the other, b never past b_end.
+  const int from_b = b_begin < b_end ? detail::min_of(steps, b_end - b_begin) : 0;
+  b_begin += from_b;
+  a_begin += steps - from_b;
 }
 
 // The same for two runs held in separate arrays (e.g. two shared-memory rings): the next
 // Count outputs of merging a[a_begin, a_end) with b[b_begin, b_end), keys only. Reads only
 // inside the runs (a key is fetched only while its run has one), so no padding is needed.
 template <int Count, bounds Bounds = bounds::lower, class AIt, class BIt, class T, class Comp>
-MERGEPATH_HD void serial_merge_n(AIt a, int a_begin, int a_end, BIt b, int b_begin, int b_end, T (&out)[Count],
-                                 Comp comp) {
+MERGEPATH_HD int serial_merge_n(AIt a, int a_begin, int a_end, BIt b, int b_begin, int b_end, T (&out)[Count],
+                                Comp comp) {
   T a_key = a[a_begin < a_end ? a_begin : 0];
   T b_key = b[b_begin < b_end ? b_begin : 0];
   MERGEPATH_UNROLL
@@ -212,6 +231,21 @@ MERGEPATH_HD void serial_merge_n(AIt a, int a_begin, int a_end, BIt b, int b_beg
       if (++b_begin < b_end) b_key = b[b_begin];
     }
   }
+  return a_begin;
+}
+
+// serial_merge_advance for two runs in separate arrays.
+template <bounds Bounds = bounds::lower, class AIt, class BIt, class Comp>
+MERGEPATH_HD void serial_merge_advance(AIt a, int& a_begin, int a_end, BIt b, int& b_begin, int b_end, int steps,
+                                       Comp comp) {
+  for (; steps > 0 && a_begin < a_end && b_begin < b_end; --steps) {
+    const bool take_a = Bounds == bounds::lower ? !comp(b[b_begin], a[a_begin]) : comp(a[a_begin], b[b_begin]);
+    a_begin += take_a;
+    b_begin += !take_a;
+  }
+  const int from_b = b_begin < b_end ? detail::min_of(steps, b_end - b_begin) : 0;
+  b_begin += from_b;
+  a_begin += steps - from_b;
 }
 
 }  // namespace mergepath
