@@ -178,6 +178,8 @@ void run_size(bench_context& b, int log2, std::uint64_t distinct = 0) {
       "mergepath::merge", kind::ours,
       [&](int s) { mergepath::merge(ctx, c.a_keys(s), n, c.b_keys(s), n, c.out_keys(s)); },
       mergepath::default_merge_policy<K>::tuning);
+  c.keys_row("mergepath::merge (user comparator)", kind::ours,
+             [&](int s) { mergepath::merge(ctx, c.a_keys(s), n, c.b_keys(s), n, c.out_keys(s), user_less{}); });
   c.keys_row("thrust::merge", kind::third_party, [&](int s) {
     thrust::merge(thrust::cuda::par_nosync(b.allocator).on(stream), c.a_keys(s), c.a_keys(s) + n, c.b_keys(s),
                   c.b_keys(s) + n, c.out_keys(s));
@@ -208,6 +210,10 @@ void run_size(bench_context& b, int log2, std::uint64_t distinct = 0) {
                                c.out_values(s));
       },
       mergepath::default_merge_policy<K, std::int32_t>::tuning);
+  c.pairs_row("mergepath::merge_pairs (user comparator)", kind::ours, [&](int s) {
+    mergepath::merge_pairs(ctx, c.a_keys(s), c.a_values(s), n, c.b_keys(s), c.b_values(s), n, c.out_keys(s),
+                           c.out_values(s), user_less{});
+  });
   c.pairs_row("thrust::merge_by_key", kind::third_party, [&](int s) {
     thrust::merge_by_key(thrust::cuda::par_nosync(b.allocator).on(stream), c.a_keys(s), c.a_keys(s) + n, c.b_keys(s),
                          c.b_keys(s) + n, c.a_values(s), c.b_values(s), c.out_keys(s), c.out_values(s));

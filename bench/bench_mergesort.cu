@@ -188,6 +188,8 @@ void run_case(bench_context& b, int log2, sort_input input) {
       mergepath::default_mergesort_policy<K>::tuning);
   if constexpr (std::is_same_v<K, std::int32_t>)
     if (b.opts.tunings) mergesort_tuning_rows(c);
+  c.keys_row("mergepath::mergesort (user comparator)", kind::ours, lands::in_place,
+             [&](int s) { mergepath::mergesort(ctx, c.keys(s), n, user_less{}); });
   c.keys_row("cub::DeviceRadixSort::SortKeys", kind::third_party, lands::out_of_place, [&](int s) {
     std::size_t bytes = radix_keys_temp;
     MERGEPATH_CUDA_CHECK(
@@ -213,6 +215,8 @@ void run_case(bench_context& b, int log2, sort_input input) {
       mergepath::default_mergesort_policy<K, value_type>::tuning);
   if constexpr (std::is_same_v<K, std::int32_t>)
     if (b.opts.tunings) mergesort_pairs_tuning_rows(c);
+  c.pairs_row("mergepath::mergesort_pairs (user comparator)", kind::ours, lands::in_place,
+              [&](int s) { mergepath::mergesort_pairs(ctx, c.keys(s), c.values(s), n, user_less{}); });
   c.pairs_row("cub::DeviceRadixSort::SortPairs", kind::third_party, lands::out_of_place, [&](int s) {
     std::size_t bytes = radix_pairs_temp;
     MERGEPATH_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(cub_temp.data(), bytes, c.keys(s), c.out_keys(), c.values(s),

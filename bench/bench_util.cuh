@@ -42,6 +42,15 @@ constexpr double not_measured = std::numeric_limits<double>::quiet_NaN();
 
 enum class cpu_rows { headline, all, none };
 
+// An order the library cannot tell from any user's comparator, so it checks its splits
+// (include/mergepath/block/slice_check.cuh): the "(user comparator)" rows show what that costs.
+struct user_less {
+  template <class T>
+  __host__ __device__ bool operator()(const T& x, const T& y) const {
+    return x < y;
+  }
+};
+
 struct options {
   std::vector<int> log2_sizes{20, 22, 24, 26, 28};
   // The mergesort suite's sizes (log2 of the key count): its own list, or --sizes (--quick) when given.
