@@ -287,6 +287,35 @@ std::vector<int> origins(index_t n, int first = 0) {
   return v;
 }
 
+// segmented_sort_pairs of `keys` (values their positions) at random segment heads, checked
+// against the host backend.
+template <class Key>
+job segmented_sort_pairs_job(std::vector<Key> keys, std::mt19937_64& rng, mergepath::cuda_context& ctx, copies how,
+                             mergepath::host_context& host, std::ostringstream& what) {
+  const index_t n = keys.size();
+  auto vals = origins(n);
+  const index_t mean = random_mean(rng);
+  std::vector<long long> heads;
+  for (index_t i = 1; i < n; ++i)
+    if (static_cast<index_t>(rng() % static_cast<std::uint64_t>(std::min<index_t>(mean, n) + 1)) == 0)
+      heads.push_back(i);
+  what << " mean=" << mean;
+  auto s = std::make_shared<std::tuple<user_buffer<Key>, user_buffer<int>, user_buffer<long long>>>(
+      user_buffer<Key>(keys, ctx, how), user_buffer<int>(vals, ctx, how), user_buffer<long long>(heads, ctx, how));
+  mergepath::segmented_sort_pairs(host, keys.data(), vals.data(), n, heads.data(), heads.size());
+  const index_t num_heads = heads.size();
+  job j;
+  j.launch = [s, n, num_heads, &ctx] {
+    auto& [k, v, h] = *s;
+    mergepath::segmented_sort_pairs(ctx, k.data(), v.data(), n, h.data(), num_heads);
+  };
+  j.check = [s, keys, vals] {
+    auto r = first_difference("keys", keys, std::get<0>(*s).download());
+    return r.empty() ? first_difference("values", vals, std::get<1>(*s).download()) : r;
+  };
+  return j;
+}
+
 // Makes a job of call c on ctx: inputs drawn and uploaded, the host backend's answer computed.
 job make_job(call c, index_t n, std::mt19937_64& rng, mergepath::cuda_context& ctx, copies how,
              mergepath::host_context& host) {
@@ -579,29 +608,10 @@ job make_job(call c, index_t n, std::mt19937_64& rng, mergepath::cuda_context& c
       };
       break;
     }
-    case call::segmented_sort_pairs: {
-      auto keys = random_keys(n, 1 + static_cast<index_t>(rng() % 1000), rng, false);
-      auto vals = origins(n);
-      const index_t mean = random_mean(rng);
-      std::vector<long long> heads;
-      for (index_t i = 1; i < n; ++i)
-        if (static_cast<index_t>(rng() % static_cast<std::uint64_t>(std::min<index_t>(mean, n) + 1)) == 0)
-          heads.push_back(i);
-      what << " mean=" << mean;
-      auto s = std::make_shared<std::tuple<user_buffer<int>, user_buffer<int>, user_buffer<long long>>>(
-          user_buffer<int>(keys, ctx, how), user_buffer<int>(vals, ctx, how), user_buffer<long long>(heads, ctx, how));
-      mergepath::segmented_sort_pairs(host, keys.data(), vals.data(), n, heads.data(), heads.size());
-      const index_t num_heads = heads.size();
-      j.launch = [s, n, num_heads, &ctx] {
-        auto& [k, v, h] = *s;
-        mergepath::segmented_sort_pairs(ctx, k.data(), v.data(), n, h.data(), num_heads);
-      };
-      j.check = [s, keys, vals] {
-        auto r = first_difference("keys", keys, std::get<0>(*s).download());
-        return r.empty() ? first_difference("values", vals, std::get<1>(*s).download()) : r;
-      };
+    case call::segmented_sort_pairs:
+      j = segmented_sort_pairs_job(random_keys(n, 1 + static_cast<index_t>(rng() % 1000), rng, false), rng, ctx, how,
+                                   host, what);
       break;
-    }
     // Floating-point keys: an order the kernels do not trust, so every merge checks its threads'
     // slices and every partition pass's last block checks the splits (block/slice_check.cuh,
     // kernel/split_repair.cuh); with NaNs under less<> those splits are repaired.
@@ -661,25 +671,7 @@ job make_job(call c, index_t n, std::mt19937_64& rng, mergepath::cuda_context& c
     case call::segmented_sort_pairs_float: {
       std::vector<float> keys(static_cast<std::size_t>(n));
       for (auto& k : keys) k = static_cast<float>(rng() % 1000);
-      auto vals = origins(n);
-      const index_t mean = random_mean(rng);
-      std::vector<long long> heads;
-      for (index_t i = 1; i < n; ++i)
-        if (static_cast<index_t>(rng() % static_cast<std::uint64_t>(std::min<index_t>(mean, n) + 1)) == 0)
-          heads.push_back(i);
-      what << " mean=" << mean;
-      auto s = std::make_shared<std::tuple<user_buffer<float>, user_buffer<int>, user_buffer<long long>>>(
-          user_buffer<float>(keys, ctx, how), user_buffer<int>(vals, ctx, how), user_buffer<long long>(heads, ctx, how));
-      mergepath::segmented_sort_pairs(host, keys.data(), vals.data(), n, heads.data(), heads.size());
-      const index_t num_heads = heads.size();
-      j.launch = [s, n, num_heads, &ctx] {
-        auto& [k, v, h] = *s;
-        mergepath::segmented_sort_pairs(ctx, k.data(), v.data(), n, h.data(), num_heads);
-      };
-      j.check = [s, keys, vals] {
-        auto r = first_difference("keys", keys, std::get<0>(*s).download());
-        return r.empty() ? first_difference("values", vals, std::get<1>(*s).download()) : r;
-      };
+      j = segmented_sort_pairs_job(keys, rng, ctx, how, host, what);
       break;
     }
     default:
