@@ -640,7 +640,7 @@ void run(index_t n, int reps) {
         md::launch_dependent("partition", mk::mergesort_partition_kernel<int*, mergepath::less<>>,
                              static_cast<unsigned>(md::ceil_div<index_t>(tiles, 128)), 128, 0, ctx.stream(), from,
                              pass, -1, static_cast<const uint4*>(nullptr), partitions.data().get(),
-                             mergepath::less<>{});
+                             ctx.split_repair_ticket(), mergepath::less<>{});
         constexpr auto merge_kernel =
             mk::mergesort_merge_kernel<Policy, int*, mk::no_values, int*, mk::no_values, mergepath::less<>>;
         constexpr std::size_t bytes = mk::merge_layout_of<mk::merge_pass_policy<Policy>, int*, mk::no_values>::bytes;
