@@ -33,18 +33,14 @@ struct key_greater {
   MERGEPATH_HD bool operator()(const T& a, const T& b) const { return key_less<T>{}(b, a); }
 };
 
-// The same order as mergepath's own comparator where one exists (integer keys), so that
-// mergepath::sort may take CUB's radix sort on a GPU where tuning/sort.hpp says it wins. Floats
-// keep the NaN-last order (and the merge sort).
-template <class K, class Comp>
-auto plain_order(Comp comp) {
-  if constexpr (!std::is_integral_v<K>)
-    return comp;
-  else if constexpr (std::is_same_v<Comp, key_greater<K>>)
-    return mergepath::greater<>{};
-  else
-    return mergepath::less<>{};
-}
+// The orders numpy sorts K in. Integer keys take mergepath's own less<> / greater<>: the GPU
+// kernels recognise those as strict weak orders and take their fastest paths (a comparator they
+// cannot recognise is checked as it runs), and sort may take CUB's radix sort where tuning/sort.hpp
+// says it wins. Floats keep the NaN-aware orders.
+template <class K>
+using ascending_order = std::conditional_t<std::is_integral_v<K>, mergepath::less<>, key_less<K>>;
+template <class K>
+using descending_order = std::conditional_t<std::is_integral_v<K>, mergepath::greater<>, key_greater<K>>;
 
 // Reductions: integer sums and products wrap around as numpy's do (mergepath::plus and
 // multiplies: no signed overflow); NaN propagates through min and max as in numpy (so they stay
@@ -144,9 +140,9 @@ void with_payload_type(dtype t, F&& f) {
 template <class K, class F>
 void with_order(bool descending, F&& f) {
   if (descending)
-    f(key_greater<K>{});
+    f(descending_order<K>{});
   else
-    f(key_less<K>{});
+    f(ascending_order<K>{});
 }
 
 // The host backend: a fresh context per call (it holds no resources), all cores.

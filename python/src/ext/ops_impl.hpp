@@ -50,9 +50,9 @@ void sort_op(Tag tag, const call& c, array keys, array values, array keys_in, ar
           if (locality)
             mp::locality_sort(ctx, keys.as<K>(), keys.size, comp);
           else if (keys_in.present)
-            mp::sort_copy(ctx, keys_in.as<const K>(), keys.size, keys.as<K>(), plain_order<K>(comp));
+            mp::sort_copy(ctx, keys_in.as<const K>(), keys.size, keys.as<K>(), comp);
           else
-            mp::sort(ctx, keys.as<K>(), keys.size, plain_order<K>(comp));
+            mp::sort(ctx, keys.as<K>(), keys.size, comp);
           return;
         }
         with_payload_type(values.type, [&](auto v) {
@@ -61,9 +61,9 @@ void sort_op(Tag tag, const call& c, array keys, array values, array keys_in, ar
             mp::locality_sort_pairs(ctx, keys.as<K>(), values.as<V>(), keys.size, comp);
           else if (keys_in.present)
             mp::sort_pairs_copy(ctx, keys_in.as<const K>(), values_in.as<const V>(), keys.size, keys.as<K>(),
-                                values.as<V>(), plain_order<K>(comp));
+                                values.as<V>(), comp);
           else
-            mp::sort_pairs(ctx, keys.as<K>(), values.as<V>(), keys.size, plain_order<K>(comp));
+            mp::sort_pairs(ctx, keys.as<K>(), values.as<V>(), keys.size, comp);
         });
       });
     });
@@ -104,7 +104,7 @@ void searchsorted_op(Tag tag, const call& c, array haystack, array needles, arra
     with_key_type(haystack.type, [&](auto k) {
       using K = typename decltype(k)::type;
       // Integer keys: less<>, so batch_search sorts the needles with CUB's radix sort.
-      auto comp = plain_order<K>(key_less<K>{});
+      ascending_order<K> comp;
       require_sorted(ctx, "searchsorted", "haystack", haystack.as<const K>(), haystack.size, comp);
       if (right)
         mp::batch_search<mp::bounds::upper>(ctx, needles.as<const K>(), needles.size, haystack.as<const K>(),
@@ -121,7 +121,7 @@ void sorted_search_op(Tag tag, const call& c, array a, array b, array out, bool 
   run_on(tag, c, [&](auto& ctx) {
     with_key_type(a.type, [&](auto k) {
       using K = typename decltype(k)::type;
-      key_less<K> comp;
+      ascending_order<K> comp;
       if (right)
         mp::sorted_search<mp::bounds::upper>(ctx, a.as<const K>(), a.size, b.as<const K>(), b.size,
                                              out.as<std::int64_t>(), comp);
@@ -139,7 +139,7 @@ std::pair<std::int64_t, std::int64_t> sorted_search_matches_op(Tag tag, const ca
   run_on(tag, c, [&](auto& ctx) {
     with_key_type(a.type, [&](auto k) {
       using K = typename decltype(k)::type;
-      key_less<K> comp;
+      ascending_order<K> comp;
       constexpr auto im = mp::search::index_match;
       if (right)
         counts = mp::sorted_search<mp::bounds::upper, im, im>(ctx, a.as<const K>(), a.size, b.as<const K>(), b.size,
@@ -203,7 +203,7 @@ void segmented_reduce_op(Tag tag, const call& c, array values, array starts, arr
 template <class Tag, class K>
 class sorted_index_impl final : public sorted_index {
  public:
-  using index_type = mp::eytzinger_index<K, key_less<K>>;
+  using index_type = mp::eytzinger_index<K, ascending_order<K>>;
   sorted_index_impl(index_type index, int device) : index_(std::move(index)), device_(device) {}
   void search(const call& c, array needles, array out, bool right) const override {
     run_on(Tag{}, c, [&](auto& ctx) {
@@ -237,7 +237,7 @@ std::unique_ptr<sorted_index> eytzinger_op(Tag tag, const call& c, array sorted)
   build_on(tag, c, [&](auto& ctx) {
     with_key_type(sorted.type, [&](auto k) {
       using K = typename decltype(k)::type;
-      key_less<K> comp;
+      ascending_order<K> comp;
       require_sorted(ctx, "EytzingerIndex", "sorted_keys", sorted.as<const K>(), sorted.size, comp);
       typename sorted_index_impl<Tag, K>::index_type index(ctx, sorted.as<const K>(), sorted.size, comp);
       result = std::make_unique<sorted_index_impl<Tag, K>>(std::move(index), c.device);
@@ -295,7 +295,7 @@ std::unique_ptr<join_rows> join_op(Tag tag, const call& c, array a, array b, joi
     with_key_type(a.type, [&](auto k) {
       using K = typename decltype(k)::type;
       // Integer keys: less<>, so sort_merge_join's sorts take CUB's radix sort.
-      auto comp = plain_order<K>(key_less<K>{});
+      ascending_order<K> comp;
       with_join_kind(how, [&](auto kind) {
         constexpr mp::join_kind Kind = decltype(kind)::value;
         auto rows = assume_sorted
@@ -316,7 +316,7 @@ std::int64_t set_operation_op(Tag tag, const call& c, set_kind kind, array a, ar
   run_on(tag, c, [&](auto& ctx) {
     with_key_type(a.type, [&](auto k) {
       using K = typename decltype(k)::type;
-      key_less<K> comp;
+      ascending_order<K> comp;
       const K* pa = a.as<const K>();
       const K* pb = b.as<const K>();
       K* po = out.as<K>();
