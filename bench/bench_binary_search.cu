@@ -10,7 +10,7 @@
 //   - the crossover of batch_search's automatic mode: per_needle against sort_then_search over
 //     needle counts, haystacks 2^L and 2^(L-6) (GPU) and 2^(L-4) (CPU), with what automatic chose;
 //   - CPU: eytzinger_search against binary_search, 2^(L-4) random needles into 2^(L-1) - 1 keys;
-// figures and ratios only (the goals are in bench/NOTES.md). Every result is checked outside
+// figures and ratios only (the goals are in docs/design/). Every result is checked outside
 // the timed region: on the GPU against thrust::lower_bound's bounds (themselves checked against
 // the definition of a lower bound), on the CPU against std::lower_bound's; the layouts against an
 // in-order rank computed from subtree sizes (and, for perfect trees, the seed's closed formula).

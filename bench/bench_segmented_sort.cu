@@ -5,7 +5,7 @@
 // mergepath::mergesort, cub::DeviceMergeSort and cub::DeviceRadixSort. The sorts are in place
 // (mergepath's, CUB's merge sort): every timed run sorts a work set restored from the unsorted
 // input outside the timed region. Then the stats table of one segmented sort (mean 300, untimed:
-// a sort with stats waits for the GPU). Figures and ratios only: the goals are in bench/NOTES.md.
+// a sort with stats waits for the GPU). Figures and ratios only: the goals are in docs/design/.
 #include <algorithm>
 #include <climits>
 #include <cub/device/device_merge_sort.cuh>

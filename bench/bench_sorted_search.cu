@@ -422,7 +422,7 @@ void run_shape(bench_context& b, int log2, const shape& sh) {
   // The complete search touches A, B and both outputs. A few needles into a long B touch far less
   // of B: about one 64-byte L2 fetch a needle for each level below those the needles share. Sets
   // counted by all of B would replay one set's needles into an L2 that still holds their lines
-  // (2^26 keys at 1:256: 31 us a call warm, 43 cold; bench/NOTES.md).
+  // (docs/design/search.md).
   const index_t needles = n >> sh.a_shift, keys = n >> sh.b_shift;
   std::size_t touched = 2 * out_bytes;
   if (keys > needles) {

@@ -1,4 +1,4 @@
-// mergepath-probe: the experiments bench/NOTES.md cites, one named case each, in one harness.
+// mergepath-probe: the experiments the design notes (docs/design/) cite, one named case each, in one harness.
 //
 //   mergepath-probe --list
 //   mergepath-probe --case merge_time [N [CALLS]]       # the arguments after the case are its own
@@ -6,7 +6,7 @@
 //
 // Unlike mergepath-bench (tables beside CUB and Thrust, every result checked, L2 rotation), a case
 // times one question quickly, often with kernels of its own (other tile designs, cache hints) or
-// as a fixed workload for a profiler; NOTES.md says which case gave which figure. Timing comes
+// as a fixed workload for a profiler; the design notes say which case gave which figure. Timing comes
 // from bench_util.cuh (per_call_us, median_ms), as when the figures were taken. Each case lives
 // in its own namespace, its arguments as they were: argv[1] is its first.
 #include <mergepath/block/group_multiway_split.cuh>
@@ -340,7 +340,7 @@ int probe_main(int argc, char** argv) {
 }  // namespace probe_merge
 
 // ==== case merge4 (was scripts/probe_merge4.cu) =======================================
-// Probe: mergesort with four-way merge passes, two tile designs side by side (H200, bench/NOTES.md).
+// Probe: mergesort with four-way merge passes, two tile designs side by side (docs/design/merge-and-mergesort.md).
 // Blocksort as the library's, then passes that merge groups of four runs: the library's partition
 // kernel (mergesort_partition4_kernel, four lanes per split) and one of two tile kernels:
 //  - rounds: the four pieces in shared memory, 0+1 and 2+3 merged there, then the two results

@@ -1,4 +1,5 @@
-// Binary search and the Eytzinger layout (seed 004), and searching a batch of unsorted needles.
+// Binary search and the Eytzinger layout (the Futhark "Binary search" example; Khuong and Morin's
+// "Array layouts for comparison-based searching"), and searching a batch of unsorted needles.
 //
 //   // out[i] = the lower (or upper) bound of needles[i] in haystack[0, haystack_count), as
 //   // std::lower_bound / std::upper_bound would return it (an index). One search per needle.

@@ -169,9 +169,8 @@ class cuda_context {
   std::uint64_t next_result_sequence() { return ++result_sequence_; }
 
   // Waits until a kernel queued on the stream has stored `value` to result word `index`: the host
-  // goes on as soon as the word lands instead of when the stream's end is signalled (a one-thread
-  // kernel's result: 7.7 us from launch against 9.8 through cudaStreamSynchronize, on an H200).
-  // Throws cuda_error if the stream fails first.
+  // goes on as soon as the word lands instead of when the stream's end is signalled (sooner than
+  // cudaStreamSynchronize returns). Throws cuda_error if the stream fails first.
   void wait_for_result_word(int index, std::uint64_t value) {
     const volatile std::uint64_t* word = result_words().host + index;
     for (unsigned spin = 1;; ++spin) {

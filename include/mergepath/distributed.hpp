@@ -1,6 +1,7 @@
-// Distributed sort (seed 002's NOWSort, with exact splitters): sort keys spread over the ranks of
-// an MPI communicator (CPU ranks, host_context) or an NCCL communicator (one GPU per rank,
-// cuda_context), through the engine the application already runs.
+// Distributed sort (NOWSort, as in the ECE 508 lecture "Parallel Ordered Merge", with exact
+// splitters): sort keys spread over the ranks of an MPI communicator (CPU ranks, host_context) or
+// an NCCL communicator (one GPU per rank, cuda_context), through the engine the application already
+// runs.
 //
 //   class mpi_communicator;   // wraps an MPI_Comm (when <mpi.h> is found: MERGEPATH_HAS_MPI)
 //   class nccl_communicator;  // wraps an ncclComm_t (nvcc and <nccl.h>: MERGEPATH_HAS_NCCL)
@@ -22,16 +23,16 @@
 // vals[i] moves with keys[i]. Any trivially copyable Key and Val (default constructible, as
 // mergesort needs); they travel as bytes. 64-bit counts.
 //
-// How: (1) one allgather of every rank's arguments; (2) the local stable sort; (3) exact
-// splitters: for each rank's first output position, how many keys each rank contributes before it
-// (seed 001's co-rank across ranks), by a distributed selection whose first round is NOWSort's
-// oversampling and whose later rounds, log_k(count) or so, make it exact; (4) one all-to-all of
-// the keys (and one of the values): MPI_Alltoallv, or point-to-point messages of at most
-// max_message_bytes when an array is larger; NCCL grouped ncclSend / ncclRecv; (5) a tree of
-// stable merges of the received runs (lower rank first) into the caller's array.
-// Cost per rank: the local sort, O(count) bytes sent and received, O(count log p) merging, and
-// about (log_k(count) + 1) rounds of two small collectives, each of size()^2 * k counts at most
-// (k = 64 samples on MPI, 1024 on NCCL; fewer beyond about 128 ranks).
+// How: (1) one allgather of every rank's arguments; (2) the local stable sort; (3) exact splitters:
+// for each rank's first output position, how many keys each rank contributes before it (the co-rank
+// of Programming Massively Parallel Processors, ch. 12, across ranks), by a distributed selection
+// whose first round is NOWSort's oversampling and whose later rounds, log_k(count) or so, make it
+// exact; (4) one all-to-all of the keys (and one of the values): MPI_Alltoallv, or point-to-point
+// messages of at most max_message_bytes when an array is larger; NCCL grouped ncclSend / ncclRecv;
+// (5) a tree of stable merges of the received runs (lower rank first) into the caller's array. Cost
+// per rank: the local sort, O(count) bytes sent and received, O(count log p) merging, and about
+// (log_k(count) + 1) rounds of two small collectives, each of size()^2 * k counts at most (k = 64
+// samples on MPI, 1024 on NCCL; fewer beyond about 128 ranks).
 //
 // Throws std::invalid_argument on every rank when any rank passes a negative count, a null
 // pointer with a non-zero count, keys or values of another size than rank 0's, or calls the other

@@ -1,6 +1,6 @@
-// Relational joins of sorted (merge_join) or unsorted (sort_merge_join) keys, built as seed 000
-// sketches: vectorized sorted search finds each row's partners, load-balancing search expands the
-// pairs.
+// Relational joins of sorted (merge_join) or unsorted (sort_merge_join) keys, built as moderngpu's
+// Vectorized Sorted Search sketches them: vectorized sorted search finds each row's partners,
+// load-balancing search expands the pairs.
 //
 //   enum class join_kind { inner, left, right, full_outer, left_semi, left_anti };
 //

@@ -1,8 +1,9 @@
-// Load balancing (seed 000: "load-balancing search ... is a straight-forward specialization of
-// vectorized sorted search"): work items [0, count) fall into num_segments segments given by
-// segment_starts, the exclusive scan of the segments' sizes (CSR row offsets without the last
-// entry). Segment s holds the items [segment_starts[s], segment_starts[s + 1]); the last one ends
-// at count; empty segments are allowed.
+// Load balancing (moderngpu's Vectorized Sorted Search: "load-balancing search ... is a
+// straight-forward specialization of vectorized sorted search"): work items [0, count) fall into
+// num_segments segments given by segment_starts, the exclusive scan of the segments' sizes (CSR
+// row offsets without the last entry). Segment s holds the items
+// [segment_starts[s], segment_starts[s + 1]); the last one ends at count; empty segments are
+// allowed.
 //
 //   void load_balancing_search(Ctx& ctx, index_t count, StartsIt segment_starts, index_t num_segments, OutIt out);
 //     out[i] = the segment holding item i (the last s with segment_starts[s] <= i).

@@ -1,5 +1,6 @@
-// Mergesort (seed 003's blocksort and merge passes; seed 002's framing): sort keys, or keys with
-// values, stably and in place.
+// Mergesort (the blocksort and merge passes of moderngpu's Segmented Sort and Locality Sort; the
+// framing of the ECE 508 lecture "Parallel Ordered Merge"): sort keys, or keys with values, stably
+// and in place.
 //
 //   template <class Ctx, class KeysIt, class Comp = less<>>
 //   void mergesort(Ctx& ctx, KeysIt keys, index_t count, Comp comp = {});

@@ -1,5 +1,5 @@
-// Segmented sort and locality sort (seed 003): mergesorts that keep keys inside their segments,
-// and that skip the merging of data already in place.
+// Segmented sort and locality sort (moderngpu's Segmented Sort and Locality Sort): mergesorts that
+// keep keys inside their segments, and that skip the merging of data already in place.
 //
 //   // Heads as indices: sorted, strictly increasing, each in [0, count); a head at 0 may be omitted.
 //   template <class Ctx, class KeysIt, class HeadsIt, class Comp = less<>>

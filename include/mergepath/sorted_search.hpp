@@ -1,6 +1,7 @@
-// Vectorized sorted search (seed 000): for every element of sorted A, its bound in sorted B, in
-// O(A + B) work by walking the Merge Path of A and B (as merge does) instead of one binary search
-// per element; the same walk also gives every element of B its bound in A, and match flags.
+// Vectorized sorted search (moderngpu's Vectorized Sorted Search): for every element of sorted A,
+// its bound in sorted B, in O(A + B) work by walking the Merge Path of A and B (as merge does)
+// instead of one binary search per element; the same walk also gives every element of B its bound
+// in A, and match flags.
 //
 //   template <bounds Bounds = bounds::lower, class Ctx, class AIt, class BIt, class OutIt, class Comp = less<>>
 //   void sorted_search(Ctx& ctx, AIt a, index_t a_count, BIt b, index_t b_count, OutIt a_out, Comp comp = {});

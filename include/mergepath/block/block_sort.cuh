@@ -1,8 +1,9 @@
-// Sort of one tile held in shared memory: each thread sorts ItemsPerThread keys in registers
-// with sort_network (sort_network_unstable where equal keys are identical), or each warp its
-// threads' keys (warp_bitonic_sort, integer keys alone), then the block merges the sorted runs
-// pairwise, doubling them, until the whole tile is one run (seed 003's blocksort). A near-sorted
-// tile (locality_sort) first tries odd-even rounds of neighbouring runs.
+// Sort of one tile held in shared memory: each thread sorts ItemsPerThread keys in registers with
+// sort_network (sort_network_unstable where equal keys are identical), or each warp its threads'
+// keys (warp_bitonic_sort, integer keys alone), then the block merges the sorted runs pairwise,
+// doubling them, until the whole tile is one run (the blocksort of moderngpu's Segmented Sort and
+// Locality Sort). A near-sorted tile (locality_sort) first tries odd-even rounds of neighbouring
+// runs.
 #pragma once
 
 #include <cstddef>
@@ -130,7 +131,8 @@ __device__ void merge_runs_by_tree(Key* keys, Values values, int count, Comp com
 template <int BlockThreads, int ItemsPerThread, class Key, class Values, class Comp>
 __device__ void sort_tile_in_shared(Key* keys, Values values, int count, Comp comp) {
   // Five doublings in registers where a warp sorts: at 512 x 8 int32 keys (2^12) the block's merge
-  // rounds were most of a sort's time, bound by the SM's issue (bench/NOTES.md).
+  // rounds were most of a sort's time, bound by the SM's issue
+  // (docs/design/merge-and-mergesort.md#design-and-invariants).
   constexpr int run_threads =
       warp_sorts_runs<ItemsPerThread, Key, Values, Comp> && BlockThreads % warp_lanes == 0 ? warp_lanes : 1;
   sort_runs_in_shared<BlockThreads, ItemsPerThread, run_threads>(keys, values, count, comp);

@@ -30,10 +30,10 @@ __device__ T shuffle_xor(const T& value, int lane_mask, unsigned lanes) {
 // 32 / K selections per warp: each lane keeps its own sequence's edge, and the comparisons among
 // the sequences are shuffles. A level costs one read per lane, all in flight together, plus a few
 // shuffle rounds. The search is bound by the latency of its chain of dependent instructions, not
-// by memory, and that chain is much shorter than one thread's doing all K sequences (H200, the
-// four-way passes of 2^26 int32 keys: ~100 us a pass with one thread per split, 42-52 us so). The
-// whole warp runs every level and every move together (a group with fewer moves idles through
-// the others'), so that its groups never diverge: diverged, they took turns (1.6x slower).
+// by memory, and that chain is much shorter than one thread's doing all K sequences. The whole
+// warp runs every level and every move together (a group with fewer moves idles through the
+// others'), so that its groups never diverge: diverged, they took turns
+// (docs/design/merge-and-mergesort.md#what-was-tried).
 template <int K, class It, class Index, class Comp>
 class group_multiway_selection {
   static_assert(K >= 1 && K <= 32 && (K & (K - 1)) == 0, "K lanes: a power of two up to a warp");

@@ -121,8 +121,7 @@ struct tile_segment_map {
 
 // The heads of a tile's segments (their first items): bit p is set when a segment with items
 // starts at the tile's item p. A bitmap is 1/32 of the tile to clear, and a warp reading it in
-// item order reads one word: the kernels were bound by per-item shared-memory instructions (ncu,
-// H200).
+// item order reads one word: the kernels were bound by per-item shared-memory instructions.
 template <int TileItems>
 struct head_bitmap {
   static constexpr int words = (TileItems + 31) / 32;
@@ -160,8 +159,8 @@ struct segment_heads : head_bitmap<TileItems> {
 // offsets[k] = the tile's item where its start k (share.start_begin + k) falls, clamped into
 // [0, num_items] (a tile has fewer than 2^16 items): malformed starts give offsets of the tile,
 // never places outside it. Each thread loads `batch` starts before it uses any: one wait for
-// global memory per batch, not per start (ncu, H200: the kernels stalled on these loads one start
-// at a time). Ends with a barrier.
+// global memory per batch, not per start (the kernels stalled on these loads one start at a
+// time). Ends with a barrier.
 template <int BlockThreads, class StartsIt>
 __device__ void load_start_offsets(StartsIt starts, const load_balance_share& share, std::uint16_t* offsets) {
   constexpr int batch = 4;

@@ -1,8 +1,9 @@
-// Segmented sort of one tile held in shared memory (seed 003's segmented blocksort): each thread
-// sorts its keys with sort_network_segmented, then the block merges the runs pairwise as
-// sort_tile_in_shared does, but each merge is the segmented one: only the segment across the
-// two runs' interface mixes. A binary tree of run heads (each run's first and last segment head)
-// says where that segment lies, so the head flags are read once, by the network.
+// Segmented sort of one tile held in shared memory (the segmented blocksort of moderngpu's
+// Segmented Sort and Locality Sort): each thread sorts its keys with sort_network_segmented, then
+// the block merges the runs pairwise as sort_tile_in_shared does, but each merge is the segmented
+// one: only the segment across the two runs' interface mixes. A binary tree of run heads (each
+// run's first and last segment head) says where that segment lies, so the head flags are read once,
+// by the network.
 #pragma once
 
 #include <climits>

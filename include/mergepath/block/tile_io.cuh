@@ -37,7 +37,7 @@ __device__ __forceinline__ void wait_for_copies() {
 // Asks L2 to fetch first[0, count) (sm_90's bulk prefetch: one instruction, nothing waits for it;
 // a no-op for iterators that are not pointers and before sm_90). Tile kernels call it for a tile
 // some blocks ahead of their own, so that its loads find L2 rather than DRAM: the blocks' DRAM
-// reads stop waiting each on its own latency (bench/NOTES.md, "Tiles fetched into L2 ahead").
+// reads stop waiting each on its own latency (docs/design/merge-and-mergesort.md#what-was-tried).
 // The range is widened to whole 16-byte pieces, which lie in the same pages as its elements.
 template <class It>
 __device__ __forceinline__ void prefetch_to_l2(It first, index_t count) {

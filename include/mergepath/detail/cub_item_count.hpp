@@ -10,7 +10,7 @@ namespace mergepath {
 namespace device {
 
 // Calls f with count as CUB's item count. CUB takes its offset type from the count's: an int keeps
-// the 32-bit offsets (an int64 count cost SortPairs 11% at 2^20 and 4.5% at 2^26 on an H100), an
+// the 32-bit offsets, which sort faster (docs/design/merge-and-mergesort.md#what-was-tried); an
 // int64 one takes counts past 2^31.
 template <class F>
 void with_cub_item_count(index_t count, F f) {

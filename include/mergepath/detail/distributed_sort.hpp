@@ -101,11 +101,12 @@ inline void check_distributed_args(const std::vector<distributed_args>& all, con
 // ---------------------------------------------------------------------------------------------
 // (3) Exact splitters
 //
-// Order every element by (key, rank, position in its rank's sorted keys): a strict total order,
-// and the order of a stable sort of the ranks' keys concatenated in rank order. Rank k's output is
-// the elements of global positions [t_k, t_{k+1}), t_k the exclusive prefix sum of the counts. For
-// a target t, split_r(t) = how many of rank r's elements come before global position t (seed 001's
-// co-rank, over p sequences). A candidate element c = (v, q, j) has
+// Order every element by (key, rank, position in its rank's sorted keys): a strict total order, and
+// the order of a stable sort of the ranks' keys concatenated in rank order. Rank k's output is the
+// elements of global positions [t_k, t_{k+1}), t_k the exclusive prefix sum of the counts. For a
+// target t, split_r(t) = how many of rank r's elements come before global position t (the co-rank
+// of Programming Massively Parallel Processors, ch. 12, over p sequences). A candidate element
+// c = (v, q, j) has
 //   before_r(c) = upper_bound(v) on ranks r < q, j on r = q, lower_bound(v) on ranks r > q
 // elements of rank r before it, and C(c) = sum_r before_r(c) before it in all: C grows strictly
 // along the order, so the host picks among candidates by their counts alone, without a key
@@ -388,7 +389,7 @@ void distributed_sort_impl(Ctx& ctx, Session& session, Key* keys, Val* vals, ind
   };
   if (phases) *phases = distributed_sort_phases{};
   // sort, not mergesort: on a GPU arithmetic keys under less / greater take CUB's radix sort
-  // (same result, stable): 2^29 uint32 keys a rank in 12.7 ms instead of 15.8 (two H200s).
+  // (same result, stable), which is faster there (docs/design/distributed.md#tuning).
   if constexpr (HasValues)
     mergepath::sort_pairs(ctx, keys, vals, count, comp);
   else

@@ -27,8 +27,8 @@ inline unsigned grid_for(const cuda_context& ctx, index_t n, int block_threads, 
 }
 
 // A grid of one thread per item (the kernels loop past the grid's limit). For the searches it beat
-// a grid of a few blocks per SM looping over the needles: H200, 2^26, binary 9.58 against 9.83 ms,
-// Eytzinger 7.22 against 7.74 even though every block copies the tree's top levels.
+// a grid of a few blocks per SM looping over the needles, Eytzinger too, even though every block
+// copies the tree's top levels (docs/design/search.md#4-what-was-tried).
 inline unsigned one_per_thread_grid(index_t n, int block_threads) {
   return static_cast<unsigned>(
       detail::min_of<index_t>(detail::ceil_div<index_t>(n, block_threads), std::numeric_limits<int>::max()));
@@ -39,7 +39,8 @@ inline unsigned one_per_thread_grid(index_t n, int block_threads) {
 // finds the sorted needles' bounds with sorted_search, and puts the bounds back in the needles'
 // order. That last move is a sort too: the (position, bound) pairs radix-sorted by the positions'
 // top 16 bits leave each bound within a small window of its place, so the final scatter writes
-// whole lines (H200, 2^26: 2.2 ms against 4.0 for the scatter from fully random positions).
+// whole lines, where a scatter from fully random positions writes partial sectors
+// (docs/design/search.md#4-what-was-tried).
 // Index (positions and bounds) is 32-bit where the counts allow: it halves the bytes moved.
 template <bounds Bounds, class Index, class NeedleIt, class HayIt, class OutIt, class Comp>
 void sort_then_search(cuda_context& ctx, NeedleIt needles, index_t needle_count, HayIt haystack, index_t haystack_count,

@@ -48,9 +48,8 @@ void check_segments(cuda_context& ctx, const char* algorithm, index_t count, Sta
 
 // The tiles' splits of the path: splits[t] = the starts among its first t * tile_items steps.
 // The merge's partition pass with the starts as a and the items (no memory) as b, three probes a
-// step. Its samples pay only where the starts overflow L2 (H100, 2^26 items: mean 4, 64 MB of
-// starts, 17.7 us with them against 19.5 without; mean 300, 0.9 MB: 12.7 against 7.1). Keep the
-// samples until the tile kernel is launched (launch_merge_partition says why).
+// step. Its samples pay only where the starts overflow L2 (docs/design/load-balance.md#tuning).
+// Keep the samples until the tile kernel is launched (launch_merge_partition says why).
 struct load_balance_splits {
   temp_buffer<index_t> splits;
   temp_buffer<uint4> samples;

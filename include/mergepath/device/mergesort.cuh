@@ -154,7 +154,8 @@ void launch_mergesort(cuda_context& ctx, KeysIn keys_in, ValsIn vals_in, Keys ke
     std::size_t sample_bytes = 0;
     if (sampled) {
       // An ordinary launch: started early beside the merge kernel before it (programmatic
-      // dependent launch), the sample kernel cost each pass ~33 us more on an H200.
+      // dependent launch), the sample kernel made each pass slower
+      // (docs/design/merge-and-mergesort.md#what-was-tried).
       samples_layout layout(count, 0, sample_shift);
       sample_bytes = layout.bytes();
       constexpr int sample_threads = 128;

@@ -17,8 +17,8 @@
 namespace mergepath {
 namespace host {
 
-// Walks a thread steps together: 2^22 + 2^22 int32 keys, set_union on one core (AMD EPYC):
-// std::set_union 27 ms, one branch-free walk 17 ms, two 8.6, four 4.5, eight 4.6.
+// Walks a thread steps together, so that a core overlaps their waits; eight gained nothing over
+// four (docs/design/join-and-set-operations.md#tuning).
 constexpr int set_walks_per_thread = 4;
 
 template <set_op Op, class AKeys, class AVals, class BKeys, class BVals, class OutKeys, class OutVals, class Comp>

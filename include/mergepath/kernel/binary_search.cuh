@@ -39,7 +39,7 @@ MERGEPATH_HD inline index_t first_slot_at_or_after(index_t position, int below) 
 // Block b lays out sorted[b * items, (b + 1) * items): it stages them in shared memory, then
 // writes the tree level by level, where its keys fill one contiguous run of nodes per level, so
 // every warp stores whole lines. (Scattering each key to its node from registers wrote a few
-// nodes per level per warp: 2.8x a copy at 2^26 int32 keys on an H200; this 1.6x.)
+// nodes per level per warp, and was much slower: docs/design/search.md#4-what-was-tried.)
 //
 // In the perfect tree of height h, the keys below `below` levels sit at in-order positions
 // (2j + 1) 2^below - 1 and are node 2^(h - 1 - below) + j; the real tree's sorted index i is

@@ -183,7 +183,7 @@ struct stages_segment_values<segment_value<V*>> : std::bool_constant<block::can_
 // Room for tiles of up to Capacity - 1 starts (a third of the tile, at most ~4 KB: mean segments
 // of two items or more for int32); a tile with more reads its values from global memory. A
 // larger table cost more than it saved: room for half the tile (8 KB at 128 x 31) left 13 blocks
-// an SM, and interval_expand took 164 against 150 us at mean 4 (H200, probe load_balance).
+// an SM (docs/design/load-balance.md#what-was-tried).
 template <class V, int Capacity>
 struct segment_value_table {
   static constexpr int padding = 16 / sizeof(V);  // the run's shift to 16-byte pieces
@@ -196,8 +196,8 @@ struct no_value_table {};
 // A warp's whole round of 8-byte values (256 items, 2 KB) regrouped in shared memory, so that each
 // of its four store instructions writes 512 contiguous bytes: stored as each lane's 64-byte chunk,
 // every instruction's 32 pieces lay 64 bytes apart, and int64 outputs ran at about half the
-// write bandwidth (2^26 items from Python: 0.31 ms). Lane l's piece k sits at slot 4 l + ((k +
-// l / 2) % 4): eight lanes' 16-byte accesses, written or read back, fall in distinct banks.
+// write bandwidth. Lane l's piece k sits at slot 4 l + ((k + l / 2) % 4): eight lanes' 16-byte
+// accesses, written or read back, fall in distinct banks.
 template <int Warps>
 struct round_regrouping {
   uint4 pieces[Warps][128];
@@ -211,9 +211,8 @@ struct round_regrouping {
 
 // store_item_values over the block's tile: each item's segment comes from
 // block::tile_segment_map, and each lane stores a chunk of consecutive values (vector stores where
-// out is an aligned plain array). For a value per item this beats transform_lbs_kernel (H200,
-// 2^26 int32, mean 4: load_balancing_search 0.139 against 0.155 ms, interval_expand 0.176
-// against 0.238); for a general f that kernel stays faster (merge_join's rows: 0.817 against 0.899).
+// out is an aligned plain array). For a value per item this beats transform_lbs_kernel; for a
+// general f that kernel stays faster (docs/design/load-balance.md#what-was-tried).
 template <class Policy, class Emit, class StartsIt>
 __global__ void __launch_bounds__(Policy::tuning.block_threads)
     store_lbs_values_kernel(Emit emit, index_t count, StartsIt starts, index_t num_segments, const index_t* splits,
@@ -314,7 +313,7 @@ __global__ void __launch_bounds__(Policy::tuning.block_threads)
         }
       }
       // Written out again, not shared with the test above: a shared flag changed the 4-byte path's
-      // compiled code (interval_expand 2-3% slower).
+      // compiled code and slowed interval_expand.
       if (whole_chunks && p0 >= shift && p0 + vector <= end) {
         value_chunk<T, vector> values;
         MERGEPATH_UNROLL
@@ -441,7 +440,7 @@ __device__ __forceinline__ thread_walk<T> walk_thread_items(const T (&item)[Item
 // block scan of the runs left open at the threads' ends finishes the segments that cross threads.
 // A segment's result goes to shared memory in the place of its first item's value (consumed by
 // then), and the tile writes its results in segment order at the end: written where they were
-// found, a warp's stores touched ~7x the sectors of the results (ncu, H200, mean 4; L2 at 88%).
+// found, a warp's stores touched several times the sectors of the results.
 // What crosses tiles goes to heads and tails for the fix-up: the segment open when the tile
 // begins (its items here, and whether it ends here) and the one open when it ends.
 template <class Policy, class ValueAt, class StartsIt, class OutIt, class T, class Op>
@@ -452,7 +451,7 @@ __global__ void __launch_bounds__(Policy::tuning.block_threads)
   constexpr int threads = Policy::tuning.block_threads;
   constexpr int items = Policy::tuning.items_per_thread;
   constexpr int tile_items = Policy::tuning.tile_items();
-  // Warp scans by shuffles: the raking scan spent ~17% of the kernel's instructions (ncu, H200).
+  // Warp scans by shuffles: the raking scan spent a large share of the kernel's instructions.
   using run_scan = cub::BlockScan<open_run<T>, threads, cub::BLOCK_SCAN_WARP_SCANS>;
   // Raw bytes: T need not be default-constructible in shared memory. Room for the shift that lets
   // plain arrays arrive in 16-byte pieces.
@@ -559,7 +558,7 @@ __device__ bool warp_combine_in_order(P& mine, bool any, Combine combine) {
 // first warp combines the scans of the blocks before it; a tile's carried partial is then the
 // scan through the tile before it. Each tile's head and tail are loaded together, and no block
 // waits for more than the others' publications: CUB's look-back (tile status, a prefix published
-// after the wait) took ~10 us here at every mean (ncu, H200, 2^26 items: 17k tiles, 17 blocks).
+// after the wait) cost more here at every mean (docs/design/load-balance.md#what-was-tried).
 template <int Threads, int Items, class T, class OutIt, class Op>
 __global__ void __launch_bounds__(Threads)
     segmented_reduce_fixup_kernel(const tile_head<T>* heads, const segment_partial<T>* tails, index_t num_tiles,
@@ -724,7 +723,7 @@ struct block_hand_on {
 // a single start, where the op has an identity (OneStartReduce), ends the open segment by a block
 // reduce of the threads' folds before the start and begins the next with the folds after it. What
 // crosses blocks is handed on from block to block at the end (below). No partition pass and no
-// fix-up kernel: at mean 1e4 those two cost ~13 us of the tiles' ~83 a call (ncu, H200).
+// fix-up kernel: at long means those two are a large share of a call.
 template <int Threads, int Vectors, int Stages, int MinBlocks, bool OneStartReduce, class T, class StartsIt,
           class OutIt, class Op>
 __global__ void __launch_bounds__(Threads, detail::launch_min_blocks(Threads, Threads * MinBlocks))
@@ -746,8 +745,8 @@ __global__ void __launch_bounds__(Threads, detail::launch_min_blocks(Threads, Th
   using run_scan = cub::BlockScan<scan_item, Threads, cub::BLOCK_SCAN_WARP_SCANS>;
   // The ring of sub-tiles in flight (dynamic: Stages * tile_items * sizeof(T) bytes). A warp
   // copies 512 contiguous bytes at a time (a thread's own 64 bytes at a time read each 32-byte
-  // sector twice from L2: 160 against 104 us a call, H100), and a thread then reads its
-  // consecutive vectors; 16-byte piece p sits at swizzled(p), so neither side has bank conflicts.
+  // sector twice from L2), and a thread then reads its consecutive vectors; 16-byte piece p sits
+  // at swizzled(p), so neither side has bank conflicts.
   // Once all threads have read a stage it holds each segment's result at its head.
   extern __shared__ uint4 ring[];
   // Two bitmaps, sub-tiles taking turns: one is cleared while the next sub-tile marks the other.
@@ -908,7 +907,8 @@ __global__ void __launch_bounds__(Threads, detail::launch_min_blocks(Threads, Th
         }
         copy_ahead(tile + Stages - 1);
         // (The next sub-tile's barrier frees fold_storage. A barrier-free form, the warps' folds
-        // finished by thread 0 after that barrier, ran every mean 20% slower: bench/NOTES.md.)
+        // finished by thread 0 after that barrier, ran every mean slower:
+        // docs/design/load-balance.md#what-was-tried.)
         const T total = fold_reduce(fold_storage).Reduce(ending, op);
         if (threadIdx.x == 0) finish_open(join(carry, open_run<T>{0, total}).partial());
         pending = begun;
@@ -1017,8 +1017,8 @@ __global__ void __launch_bounds__(Threads, detail::launch_min_blocks(Threads, Th
   // block b publishes its tail at once (an inclusive scan where its segment begins in the block,
   // else an aggregate), then its first warp combines the publications of the blocks before it back
   // to the nearest inclusive one, finishes the block's head with that scan, and publishes its own
-  // inclusive scan. A fix-up kernel after the stream cost ~4 us a call (its launch waits for the
-  // whole stream). The flags carry the call's number (`call`), so none is ever cleared.
+  // inclusive scan. A fix-up kernel after the stream cost more (its launch waits for the whole
+  // stream). The flags carry the call's number (`call`), so none is ever cleared.
   if constexpr (fold_fast) {
     if constexpr (one_start_fast) __syncthreads();  // a one-start sub-tile's reduce may still read fold_storage
     if (any_pending) fold_pending();

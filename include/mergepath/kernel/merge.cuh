@@ -90,13 +90,13 @@ __global__ void merge_samples_kernel(AIt a, index_t a_count, BIt b, index_t b_co
 }
 
 // partitions[p] = where output p * tile_items splits between a and b (p = 0 .. num_partitions),
-// a split per thread. One chain of dependent global loads per thread, and on an H200 the pass is
-// bound by those random DRAM reads' latency (bench/NOTES.md): 30 us for the 22.8k splits of
-// 2^26 + 2^26 int32 keys with plain binary search. With samples (sample_shift >= 0, from
-// merge_samples_kernel) each block copies them to shared memory and narrows every search there
-// (merge_path_from_samples), so that each search reads global memory only in a window of
-// 2^(sample_shift + 1): 15 DRAM reads instead of 26 at that size. The three kernels of a merge
-// are launched to overlap each one's start with the tail of the one before (launch_dependent).
+// a split per thread. One chain of dependent global loads per thread, and the pass is bound by
+// those random DRAM reads' latency (docs/design/merge-and-mergesort.md#design-and-invariants).
+// With samples (sample_shift >= 0, from merge_samples_kernel) each block copies them to shared
+// memory and narrows every search there (merge_path_from_samples), so that each search reads
+// global memory only in a window of 2^(sample_shift + 1): 15 DRAM reads instead of 26 at
+// 2^26 + 2^26 int32 keys. The three kernels of a merge are launched to overlap each one's start
+// with the tail of the one before (launch_dependent).
 // Store takes each split (store_merge_split: as it is; the set operations move it to their
 // walk's point while its keys are still in L2, kernel/set_operations.cuh).
 template <bounds Bounds, int Probes, class AIt, class BIt, class Comp, class Store>
@@ -295,8 +295,8 @@ __global__ void __launch_bounds__(Policy::tuning.block_threads, Policy::tuning.m
   index_t tile = blockIdx.x;
   merge_tile current = tile_or_empty(tile);
   merge_tile next = tile_or_empty(tile + gridDim.x);
-  // Before the tile's own loads: the other way round, 16 distinct int32 keys took 389 against 376
-  // us (H100, 2^26 + 2^26).
+  // Before the tile's own loads: the other way round measured slower
+  // (docs/design/merge-and-mergesort.md#what-was-tried).
   prefetch_merge_tile(a_keys, a_vals, b_keys, b_vals, partitions, tile + prefetch_distance, num_tiles,
                       tuning.tile_items(), total);
   if (tile < num_tiles) io.issue_loads(current, 0);
@@ -333,8 +333,8 @@ __global__ void __launch_bounds__(Policy::tuning.block_threads, Policy::tuning.m
 // chunk's first two splits with warp-wide searches of the whole input; then warp 0 finds each
 // next one in the one-tile window after the last (a split moves at most a tile) while the loads
 // of the current tile are in flight. It skips the partition pass and its latency floor, which
-// dominates small merges (1.8x faster at 2^20 + 2^20 int32 keys on an H200); on long chunks its
-// window searches, random DRAM reads on each tile's critical path, cost more than the pass does.
+// dominates small merges; on long chunks its window searches, random DRAM reads on each tile's
+// critical path, cost more than the pass does.
 template <class Policy, class AKeys, class AVals, class BKeys, class BVals, class OutKeys, class OutVals, class Comp>
 __global__ void __launch_bounds__(Policy::tuning.block_threads, Policy::tuning.min_blocks_per_sm())
     merge_chunk_kernel(AKeys a_keys, AVals a_vals, index_t a_count, BKeys b_keys, BVals b_vals, index_t b_count,

@@ -374,9 +374,8 @@ struct merge4_tile_plan {
 // Shared memory of a four-way tile: the four pieces of the runs (their keys, and for pairs,
 // once the keys are merged, their values), then the first round's two merged results (keys, and
 // for pairs each one's position among the pieces, 16-bit where the tile allows). Shared memory
-// bounds the pairs kernel's occupancy: with a buffer of values of its own and 32-bit positions,
-// int32 pairs sorted in 4.03 ms (H200, 2^26, 128 x 23 tiles); with 16-bit positions 3.95, and
-// with the values in the keys' place 3.91 (128 x 15 tiles).
+// bounds the pairs kernel's occupancy, so 16-bit positions and the values in the keys' place
+// both paid over a buffer of values of its own and 32-bit positions.
 template <class Policy, class Key, class Value>
 struct merge4_layout {
   static constexpr four_way_tuning tuning = Policy::tuning.four_way;

@@ -1,6 +1,6 @@
-// The GPU segmented sort and locality sort kernels (seed 003): head flags from indices, the
-// segmented blocksort, and per merge pass a partition kernel that fills merge and copy work
-// queues and a persistent kernel that serves them.
+// The GPU segmented sort and locality sort kernels (moderngpu's Segmented Sort and Locality Sort):
+// head flags from indices, the segmented blocksort, and per merge pass a partition kernel that
+// fills merge and copy work queues and a persistent kernel that serves them.
 #pragma once
 
 #include <cstdint>

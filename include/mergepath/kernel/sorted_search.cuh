@@ -63,8 +63,8 @@ constexpr bool is_tile_sink<Out, std::void_t<typename Out::tile_sink>> = true;
 // How a side's results wait in shared memory for the tile's store: as the output type, or, with
 // NarrowStaging (the search's counts fit 32 bits), plain 64-bit integer bounds as 32-bit ones the
 // store (or a tile sink) widens. They then take the keys' bytes, not twice them, so twice the
-// tiles fit an SM (int64 bounds of 2^26 + 2^26 int32 keys, as numpy's searchsorted returns: PROBE
-// search_wide; the join's bounds, 0.69 -> 0.63 ms).
+// tiles fit an SM (int64 bounds of int32 keys, as numpy's searchsorted returns, and the join's
+// bounds: docs/design/search.md#output-modes-and-counts).
 template <search Type, class OutIt, bool NarrowStaging>
 struct search_staging {
   using type = typename search_output<Type, OutIt>::type;
@@ -179,8 +179,8 @@ __device__ __forceinline__ void scatter_search_results(search_steps decided, uns
 // `slots` counters (hundreds of thousands of atomics on one address serialize: measured, they
 // doubled the complete search's time); then match_totals_kernel sums the slots into `totals`,
 // host memory the caller reads (cuda_context::result_words), and clears them for the next search.
-// A ticket for the grid's last block to sum them instead cost more (22.8k atomics on one address,
-// ~8 us).
+// A ticket for the grid's last block to sum them instead cost more (an atomic per block on one
+// address).
 struct match_totals {
   static constexpr int slots = 64;
   static constexpr int words = 2 * slots;
@@ -344,8 +344,8 @@ __global__ void __launch_bounds__(Policy::tuning.block_threads, Policy::tuning.m
 // b_tile_ratio): block t finds the bounds of the needles that fall in b[t * TileKeys, (t + 1) *
 // TileKeys), firsts[t] to firsts[t + 1], each by binary search of the tile in shared memory. A
 // tile reads b only where needles fall: few distinct or clustered needles leave most tiles empty.
-// (A first wave of tiles that asked for their keys before it knew its needles gained ~1% on random
-// needles and lost 11-12% on clustered ones or 16 distinct keys: bench/NOTES.md.)
+// (A first wave of tiles that asked for their keys before it knew its needles gained little on
+// random needles and lost on clustered ones: docs/design/search.md#4-what-was-tried.)
 
 // A tile whose needles are more than one tile's worth: the rest, [from, to), are left to
 // b_tile_overflow_kernel, so that needles piled into few tiles are stored by the whole grid.
@@ -437,7 +437,7 @@ __global__ void __launch_bounds__(BlockThreads)
 // The needles the tiles left, spread evenly over the whole grid: the listed ranges, up to
 // BlockThreads at a time, are laid end to end and each block takes an equal share of their needles
 // (a block's share can span many ranges, or a few needles of one: ranges of a few needles each,
-// one at a time for every block, took 630 us for needles clustered at 1:16 on an H200). A pile of
+// one at a time for every block, made chains of dependent searches on clustered needles). A pile of
 // equivalent needles takes its one bound; any other needle a search of its range's tile where it
 // lies in b (too few needles a block to pay for a copy of the tile; its upper levels stay in L1).
 template <int BlockThreads, bounds Bounds, class AIt, class BIt, class AOut, class Comp>
@@ -499,9 +499,9 @@ __device__ It search_base(It keys) {
 // or b in L2) it searches all of b, beyond L2 sparing L1 (l1_spare_keys > 0, below). The steps
 // are in 32 bits where the counts allow, and through the samples by fixed halving (only load,
 // compare, select and add on a step's chain): where the reads hit in cache the kernel is bound by
-// those instructions (bench/NOTES.md has the variants that did not pay). The needles need not
-// be sorted for a correct result (only b); for any data the results lie in [0, b_count] and
-// nothing outside a, b and the samples is read.
+// those instructions (docs/design/search.md#4-what-was-tried has the variants that did not pay).
+// The needles need not be sorted for a correct result (only b); for any data the results lie in
+// [0, b_count] and nothing outside a, b and the samples is read.
 template <int BlockThreads, bounds Bounds, class AIt, class BIt, class AOut, class Comp>
 __global__ void __launch_bounds__(BlockThreads)
     needle_search_kernel(AIt a, index_t a_count, BIt b, index_t b_count, int shift, const value_of<BIt>* samples,
@@ -535,8 +535,8 @@ __global__ void __launch_bounds__(BlockThreads)
       fixed_halving_steps<Bounds>(b, base, count, 0, key, comp, detail::plain_load{});
       bound = base;
     } else {
-      // Here the halving by comparison measured 3% faster than the fixed one (uniform needles at
-      // 1:256 beyond L2: 37.8 against 38.9 us, H200; bench/NOTES.md has a likely reason).
+      // Here the halving by comparison measured faster than the fixed one
+      // (docs/design/search.md#4-what-was-tried).
       bound = narrow ? binary_search_bound<Bounds>(b, static_cast<int>(b_count), key, comp)
                      : binary_search_bound<Bounds>(b, b_count, key, comp);
     }

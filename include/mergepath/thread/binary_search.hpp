@@ -1,5 +1,6 @@
-// One needle's search in a sorted array, and the Eytzinger (BFS) layout's index arithmetic
-// (seed 004). Pure __host__ __device__, shared by both backends and usable in user kernels.
+// One needle's search in a sorted array, and the Eytzinger (BFS) layout's index arithmetic (the
+// Futhark "Binary search" example; Khuong and Morin's "Array layouts for comparison-based
+// searching"). Pure __host__ __device__, shared by both backends and usable in user kernels.
 #pragma once
 
 #include <cstdint>
@@ -177,12 +178,12 @@ MERGEPATH_HD Index run_end_after(It x, Index begin, Index count, const Key& key,
 }  // namespace detail
 
 // The Eytzinger layout of n sorted keys is the complete binary tree with n nodes in heap order
-// (node k, from 1, has children 2k and 2k + 1) whose in-order walk is the sorted order. Its
-// levels 0 .. h - 2 are full and its last level h - 1 holds the m = n - (2^(h-1) - 1) leftmost
-// of its 2^(h-1) slots. Place the tree in the perfect tree of height h: in-order, the perfect
-// tree's last-level slots sit at the even positions 0, 2, 4, ..., and the missing ones are those
-// at 2m and after. That gives both directions in closed form, for any n (seed 004's formula is
-// the case m = 2^(h-1)).
+// (node k, from 1, has children 2k and 2k + 1) whose in-order walk is the sorted order. Its levels
+// 0 .. h - 2 are full and its last level h - 1 holds the m = n - (2^(h-1) - 1) leftmost of its
+// 2^(h-1) slots. Place the tree in the perfect tree of height h: in-order, the perfect tree's
+// last-level slots sit at the even positions 0, 2, 4, ..., and the missing ones are those at 2m and
+// after. That gives both directions in closed form, for any n (the Futhark example's formula is the
+// case m = 2^(h-1)).
 struct eytzinger_shape {
   index_t count;
   int height;          // levels, h = floor(log2 n) + 1

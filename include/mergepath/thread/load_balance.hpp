@@ -1,6 +1,6 @@
-// Load-balancing search (seed 000: "a straight-forward specialization of vectorized sorted
-// search"): the Merge Path of the work items [0, count) against the segment starts. Pure
-// __host__ __device__ pieces shared by both backends.
+// Load-balancing search (moderngpu's Vectorized Sorted Search: "a straight-forward specialization
+// of vectorized sorted search"): the Merge Path of the work items [0, count) against the segment
+// starts. Pure __host__ __device__ pieces shared by both backends.
 #pragma once
 
 #include <iterator>

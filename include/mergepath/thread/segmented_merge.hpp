@@ -1,5 +1,6 @@
-// The segmented forms of merge_path and serial_merge_n (seed 003): merging two sorted runs whose
-// keys belong to segments, where only the one segment that spans the runs' interface mixes.
+// The segmented forms of merge_path and serial_merge_n (moderngpu's Segmented Sort and Locality
+// Sort): merging two sorted runs whose keys belong to segments, where only the one segment that
+// spans the runs' interface mixes.
 //
 // Runs a and b are neighbours in one array. Of a, the keys before its last segment head stay put
 // (a_active_begin of them); of b, the keys from its first segment head on stay put (those after

@@ -1,7 +1,7 @@
-// serial_search: the sequential sorted search of seed 000, shared by both backends. It walks the
-// Merge Path of a and b as a merge does, but where a merge writes the element that comes out, the
-// search writes that element's bound in the other input (and whether the other input holds an
-// equal element).
+// serial_search: the sequential sorted search of moderngpu's Vectorized Sorted Search, shared by
+// both backends. It walks the Merge Path of a and b as a merge does, but where a merge writes the
+// element that comes out, the search writes that element's bound in the other input (and whether
+// the other input holds an equal element).
 #pragma once
 
 #include <iterator>

@@ -147,9 +147,10 @@ MERGEPATH_HD void sort_network_unstable(Key (&keys)[Count], int valid, Comp comp
                                        std::make_integer_sequence<int, detail::merge_exchange_network_v<Count>.size>{});
 }
 
-// The segmented form (seed 003's segmented blocksort): bit j of `heads` marks keys[j] as the first
-// of a segment, and keys never cross a segment's start: each segment of the slice ends sorted in
-// place. The same network, with one more test per compare-exchange.
+// The segmented form (the segmented blocksort of moderngpu's Segmented Sort and Locality Sort):
+// bit j of `heads` marks keys[j] as the first of a segment, and keys never cross a segment's
+// start: each segment of the slice ends sorted in place. The same network, with one more test per
+// compare-exchange.
 template <int Count, class Key, class Values, class Comp>
 MERGEPATH_HD void sort_network_segmented(Key (&keys)[Count], Values& values, std::uint32_t heads, int valid,
                                          Comp comp) {

@@ -9,11 +9,11 @@
 
 namespace mergepath {
 
-// Only sm_90's tunings were measured (an H200). The others are reasoned: every default tile fits
-// 64 KB of shared memory except the mergesort blocksort's (tuning/mergesort.hpp gives it smaller
-// shapes per family), and __launch_bounds__ asks for at most the threads an SM of the
-// architecture being compiled holds (detail::launch_min_blocks). L2 size and SM count are read
-// from the device at run time.
+// Only sm_90's tunings were measured (docs/design/merge-and-mergesort.md#tuning-and-why). The
+// others are reasoned: every default tile fits 64 KB of shared memory except the mergesort
+// blocksort's (tuning/mergesort.hpp gives it smaller shapes per family), and __launch_bounds__
+// asks for at most the threads an SM of the architecture being compiled holds
+// (detail::launch_min_blocks). L2 size and SM count are read from the device at run time.
 //
 // sm_75 Turing (T4, RTX 20xx): 64 KB of shared memory a block, 1024 threads an SM.
 // sm_80 Ampere (A100, and sm_87 Orin): 163 KB a block, 2048 threads, a 40 MB L2 on the A100.

@@ -24,21 +24,21 @@ constexpr const char* to_string(search_strategy s) {
   return "?";
 }
 
-// Measured on an H200 at 2^26 random int32 needles into 2^26 keys (bench/NOTES.md).
+// Measured on sm_90 at 2^26 random int32 needles into 2^26 keys (docs/design/search.md#3-tuning).
 struct binary_search_tuning {
   int block_threads = 256;  // binary_search (one needle per thread) and eytzinger_layout
-  // eytzinger_layout stages this many bytes of keys per block in shared memory (8192 int32 keys:
-  // 202 us at 2^26 on an H200, 4096: 307 us).
+  // eytzinger_layout stages this many bytes of keys per block in shared memory (8192 int32 keys;
+  // half of that measured slower).
   int layout_block_bytes = 32 * 1024;
   // eytzinger_search keeps the tree's top levels (its first nodes, contiguous) in shared memory,
   // up to this many bytes, in blocks of search_block_threads: every search passes through them.
-  // With one needle per thread every block copies them, so fewer pay: H200, 2^26 int32, blocks
-  // of 512: 10 levels (4 KiB) 7.05 ms, 11: 7.21, 12: 7.46, 13 (32 KiB): 7.22; blocks of 256 lost.
+  // With one needle per thread every block copies them, so fewer pay: 10 levels (4 KiB) in blocks
+  // of 512 measured best.
   int search_block_threads = 512;
   int cached_tree_bytes = 4 * 1024;
   // binary_search into a haystack larger than L2 reads its steps from this one on evict-first
-  // (detail/cache_hint.cuh). H200, 2^26 int32: from step 16 9.44 ms, plain 9.83, from 14 9.71,
-  // from 17 9.9-10.1, from 18 12.3: past 16 the evict-first lines crowd out the steps above.
+  // (detail/cache_hint.cuh). 16 measured best, earlier or later: past 16 the evict-first lines
+  // crowd out the steps above.
   int binary_evict_first_step = 16;
 
   MERGEPATH_HD constexpr int layout_items(std::size_t key_bytes) const {
@@ -48,8 +48,8 @@ struct binary_search_tuning {
 };
 
 // eytzinger_search reads the tree evict-first from this level on: the levels above it fill at
-// most half of L2 (the other half passes the needles, bounds and deep nodes). H200 (60 MiB), int32:
-// level 23, 7.75 ms at 2^26 against 8.56 plain (from 22: 7.78, 24: 8.07, 20: 8.36).
+// most half of L2 (the other half passes the needles, bounds and deep nodes), which measured best
+// (docs/design/search.md#3-tuning).
 constexpr int first_uncached_tree_level(std::size_t l2_bytes, std::size_t key_bytes) {
   int level = 0;
   while (level < 62 && (std::size_t{1} << (level + 1)) * key_bytes <= l2_bytes) ++level;
@@ -60,13 +60,13 @@ constexpr binary_search_tuning binary_search_tuning_for(int /*arch*/, std::size_
 
 // The automatic strategy. A per-needle search costs log2(haystack) dependent loads per needle,
 // cheap while the haystack's upper levels sit in cache; the sorting path costs a sort of the
-// needles plus one walk of the whole haystack. Measured (bench/results/binary-search-h200-*):
-//  - H200: into 2^26 keys the sorting path wins from 2^22 random needles on (1.41x), loses
-//    below (1.42x slower at 2^20); into 2^20 keys (4 MiB, in L2) one by one always wins. So: a
-//    haystack past the L2 (2^23 keys and up) and needles at least 1/16 of it.
-//  - CPU, 16 threads: into 2^22 keys the sorting path won at every count from 2^12 needles
-//    (1.15x-3.6x): the walk of the haystack streams, the searches miss cache. So: when the
-//    searches' loads (needles x log2 haystack) are at least 1/256 of the haystack.
+// needles plus one walk of the whole haystack. Measured (docs/design/search.md#3-tuning):
+//  - GPU: into a haystack beyond L2 the sorting path wins from many random needles on; into one
+//    in L2 one by one always wins. So: a haystack past the L2 (2^23 keys and up) and needles at
+//    least 1/16 of it.
+//  - CPU, 16 threads: into 2^22 keys the sorting path won at every count from 2^12 needles: the
+//    walk of the haystack streams, the searches miss cache. So: when the searches' loads
+//    (needles x log2 haystack) are at least 1/256 of the haystack.
 constexpr search_strategy search_strategy_for(bool gpu, index_t needle_count, index_t haystack_count) {
   if (gpu)
     return haystack_count >= (index_t{1} << 23) && needle_count * 16 >= haystack_count

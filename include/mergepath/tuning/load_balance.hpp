@@ -27,18 +27,13 @@ inline std::ostream& operator<<(std::ostream& os, const load_balance_tuning& t) 
 
 // transform_lbs and everything built on it. A tile of load_balancing_search or interval_expand
 // counts its starts at each item (block::tile_segment_map, 2 bytes an item). load_balancing_search:
-// 128 x 15 was the best shape or within 2% of it from mean 16 on (H200, 2^26 int32, bench
-// --tunings); below 8 items a segment it takes 128 x 31 (71 against 63% of copy at mean 4; 78
-// against 81% at mean 16 and 76 against 93% at 300). interval_expand also copies its tiles'
-// segment values to shared memory (a third of the tile at most): 128 x 31 was the best shape at
-// means 4 and 16 (H200, bench --tunings at fc129c4, % of copy at means 4 / 16 / 300 / 1e4: 128 x
-// 31 70 / 81 / 86 / 89, 128 x 23 68 / 79 / 89 / 93, 128 x 19 68 / 77 / 86 / 91, 128 x 15 65 / 71
-// / 80 / 85). (The probe's back-to-back calls, which keep the starts and values in L2 from mean 16
-// on, favoured 128 x 19; the bench's rotated inputs do not.) transform_lbs with a general f marks
-// a bitmap (block::segment_heads): longer tiles were slower there with a heavier f (merge_join at
-// mean 1). Both ask L2 for the tile half a tile per SM ahead (H100, 2^26 int32 items, one call:
-// mean 4, load_balancing_search 145 -> 135 us, interval_expand 185 -> 168; mean 16 117 -> 115 and
-// 142 -> 137; a quarter to two per SM alike).
+// 128 x 15 was at or near the best shape from mean 16 on; below 8 items a segment the longer
+// 128 x 31 wins. interval_expand also copies its tiles' segment values to shared memory (a third
+// of the tile at most): 128 x 31 was the best shape at means 4 and 16 (with inputs rotated
+// through L2; back-to-back calls that keep them in L2 favoured 128 x 19). transform_lbs with a
+// general f marks a bitmap (block::segment_heads): longer tiles were slower there with a heavier f
+// (merge_join at mean 1). Both ask L2 for the tile half a tile per SM ahead (a quarter to two per
+// SM alike). See docs/design/load-balance.md#tuning.
 constexpr load_balance_tuning default_transform_lbs_tuning = {128, 15};
 constexpr load_balance_tuning load_balancing_search_tuning = {128, 15, 0.5f};
 constexpr load_balance_tuning load_balancing_search_short_tuning = {128, 31, 0.5f};
@@ -46,10 +41,8 @@ constexpr long long load_balancing_search_short_mean = 8;  // items a segment be
 constexpr load_balance_tuning interval_expand_tuning = {128, 31, 0.5f};
 
 // segmented_reduce: a tile also holds its items' values in shared memory, so wider values take
-// shorter tiles (about 124 bytes of values a thread, an odd count for conflict-free strides).
-// H200, 2^26 int32, bench --tunings, % of copy at means 4 / 16 / 300 / 1e4, two machines: 128 x
-// 31 62-64 / 65-69 / 69-72 / 76, 128 x 23 59-63 / 62-66 / 69-72 / 78, 128 x 15 52 / 51 / 55 /
-// 67; 256 x 23 no faster.
+// shorter tiles (about 124 bytes of values a thread, an odd count for conflict-free strides;
+// docs/design/load-balance.md#tuning).
 constexpr load_balance_tuning segmented_reduce_tuning_for(std::size_t value_bytes) {
   int items = static_cast<int>(124 / (value_bytes == 0 ? 1 : value_bytes));
   items = items < 1 ? 1 : (items > 31 ? 31 : items);
@@ -78,11 +71,9 @@ struct segmented_reduce_stream_tuning {
   }
   MERGEPATH_HD constexpr int ring_bytes() const { return stages * block_threads * vectors_per_thread * 16; }
 };
-// Two shapes (H200, 2^26 int32, us a call, probe load_balance): the longer sub-tiles from mean
-// 7000; below, sub-tiles of half the items, so that more of them hold one start or none (mean
-// 3000: 74.7 against 81.3; 5000: 73.1 against 73.4; 10^4: 71.3 against 70.9; 10^6: 70.4 against
-// 68.9), down to mean 1250, where the merge-path tiles catch up (89.0 against 90.0; 1000: 95
-// against 91).
+// Two shapes: the longer sub-tiles from mean 7000; below, sub-tiles of half the items, so that
+// more of them hold one start or none, down to mean 1250, where the merge-path tiles catch up
+// (docs/design/load-balance.md#tuning).
 constexpr segmented_reduce_stream_tuning segmented_reduce_stream = {128, 8, 3, 4, 7000};
 constexpr segmented_reduce_stream_tuning segmented_reduce_stream_mid = {64, 8, 3, 8, 1250};
 

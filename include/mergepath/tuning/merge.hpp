@@ -11,8 +11,9 @@ namespace mergepath {
 
 // Shared memory each block of the partition pass fills with samples of both inputs, so that its
 // searches read only a window of 2 x (the sample stride) elements of each input from global
-// memory. On an H200 each of the pass's dependent global reads costs ~0.6-1 us (bench/NOTES.md);
-// 32 KB of int32 samples at 2^26 + 2^26 keys cut them from 26 to 15 per search.
+// memory. The pass is bound by its dependent global reads' latency; 32 KB of int32 samples at
+// 2^26 + 2^26 keys cut them from 26 to 15 per search
+// (docs/design/merge-and-mergesort.md#design-and-invariants).
 constexpr int default_partition_sample_bytes = 32 * 1024;
 
 struct merge_tuning {
@@ -28,12 +29,13 @@ struct merge_tuning {
   // threads hide more load latency, until registers spill. 1024 means at most 64 registers.
   int min_resident_threads = 1024;
   // Points each step of the partition pass's global merge_path tests (1: binary search). More
-  // probes mean fewer dependent steps but more loads; on an H200 3 or 7 measured slower than 1.
+  // probes mean fewer dependent steps but more loads; 3 or 7 measured slower than 1
+  // (docs/design/merge-and-mergesort.md#what-was-tried).
   int partition_probes = 1;
   // Chunked schedule (no partition pass), chosen when each resident block would merge at most
   // this many tiles (0: never): a persistent grid in which each block walks one contiguous chunk
   // of tiles, finding each next split in a one-tile window (merge_chunk_kernel). It skips the
-  // partition pass's latency floor (~12 us on an H200), which dominates small merges, but its
+  // partition pass's latency floor, which dominates small merges, but its
   // window searches cost more than the pass once chunks are long.
   int chunked_max_tiles = 0;
   // Bytes of samples the partition pass's blocks search first (0: none; at most 48 KB).
@@ -43,8 +45,8 @@ struct merge_tuning {
   float prefetch_tiles_per_sm = 0;
   // Tiled schedule: an output larger than this many times L2 is stored evict-first, so that it
   // does not push the tiles fetched ahead out of L2 (0: always; negative: never), on GPUs whose
-  // L2 holds at most evict_first_stores_max_l2_mib MiB. 2^26 + 2^26 int32: an H100 (50 MiB)
-  // 1.2-1.5% faster, an H200 (60 MiB, where the tiles ahead outlive the output anyway) 1-2% slower.
+  // L2 holds at most evict_first_stores_max_l2_mib MiB: in a larger L2 the tiles ahead outlive the
+  // output anyway and the write-backs cost (docs/design/merge-and-mergesort.md#what-was-tried).
   float evict_first_stores_past_l2 = 1;
   int evict_first_stores_max_l2_mib = 56;
   // Merges of at most small_max_total outputs take the chunked schedule in tiles of
@@ -78,21 +80,16 @@ inline std::ostream& operator<<(std::ostream& os, const merge_tuning& t) {
   return os << "}";
 }
 
-// Defaults, measured on an H200 (sm_90) at 2^26 + 2^26 keys (bench/results/): the tiled
+// Defaults, measured on sm_90 (docs/design/merge-and-mergesort.md#tuning-and-why): the tiled
 // schedule with one stage. What mattered most was registers: bounding them for 1536 resident
-// threads (keys) or 1024 (pairs, which spill below 64) gained 15-20%. Then the partition pass:
-// with samples, int32 keys gain from 384 x 27 tiles (half the splits of 256 x 23, the tile
-// kernel as fast). Two stages and the streamed schedule measured slower. Small merges (up to 2
-// tiles per resident block) take the chunked schedule: 1.8x CUB at 2^20 + 2^20 int32 keys where
-// the tiled one is at 1.0x. Older architectures use the same shapes until someone measures
-// them. Odd items_per_thread keeps the register -> shared transpose free of bank conflicts.
-// int32 keys ask L2 for the tile a quarter tile per SM ahead (H100, 2^26 + 2^26: 392 -> 376 us
-// on 16 distinct keys, 392 -> 387 on random ones; a tile per SM ahead was slower, 399 / 410).
-// Up to 2^20 + 2^20 int32 keys the chunks take 128 x 23 tiles (384 x 27 put 2^14 + 2^14 keys on
-// 4 blocks). bench --tunings, us, 384 x 27 -> 128 x 23 (CUB): H200 2^12 6.3 -> 6.1 (10.5), 2^14
-// 7.5 -> 6.0 (11.6), 2^16 8.3 -> 6.7 (12.6), 2^18 10.2 -> 9.1 (19.0), 2^20 14.2 -> 12.5 (25.7);
-// H100 2^14 7.9 -> 6.2, 2^20 15.3 -> 13.0, but 2^22 36.4 -> 38.9. Pairs' tiles were within 4%
-// of the best at every size.
+// threads (keys) or 1024 (pairs, which spill below 64). Then the partition pass: with samples,
+// int32 keys gain from 384 x 27 tiles (half the splits of 256 x 23, the tile kernel as fast). Two
+// stages and the streamed schedule measured slower. Small merges (up to 2 tiles per resident
+// block) take the chunked schedule, which skips the partition pass's latency floor. Older
+// architectures use the same shapes until someone measures them. Odd items_per_thread keeps the
+// register -> shared transpose free of bank conflicts. int32 keys ask L2 for the tile a quarter
+// tile per SM ahead (a tile per SM ahead was slower). Up to 2^20 + 2^20 int32 keys the chunks take
+// 128 x 23 tiles, which put a small merge on more SMs (384 x 27 put 2^14 + 2^14 keys on 4 blocks).
 constexpr merge_tuning merge_tuning_for(int arch, std::size_t key_bytes, std::size_t value_bytes) {
   (void)arch;
   constexpr int chunked = 2;  // tiles per block: 2^22 + 2^22 int32 keys and below

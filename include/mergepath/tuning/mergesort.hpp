@@ -31,9 +31,8 @@ struct four_way_tuning {
   int block_threads = 0;  // 0: no four-way passes (two-way only)
   int items_per_thread = 0;
   int min_resident_threads = 1536;  // as in merge_tuning
-  // Sorts of fewer keys make two-way passes only: a four-way pass's splits take ~50 us of latency
-  // on an H200, more than the two-way pass it saves moves below ~2^23 keys (int32 keys at 2^22:
-  // 0.237 ms with four-way passes against 0.198 without; at 2^24 0.644 against 0.685).
+  // Sorts of fewer keys make two-way passes only: below ~2^23 keys a four-way pass's split latency
+  // outweighs the pass it saves (docs/design/merge-and-mergesort.md#tuning-and-why).
   index_t min_count = index_t{1} << 23;
 
   // The first round needs a thread of slack: its two merges each end in a partial thread.
@@ -46,8 +45,8 @@ struct four_way_tuning {
 
 // Sorts of a few tiles: a cluster of up to max_cluster_blocks blocks (sm_90) each sorts a tile
 // in shared memory, then the cluster merges its tiles through distributed shared memory, in one
-// launch. Each merge pass after it costs a partition and a merge launch (~6-10 us on an H200 at
-// these sizes, whatever the tile), so runs of up to max_cluster_blocks tiles save that many passes.
+// launch. Each merge pass after it costs a partition and a merge launch whatever the tile, so runs
+// of up to max_cluster_blocks tiles save that many passes.
 struct cluster_sort_tuning {
   int block_threads = 0;  // 0: no cluster sort (the blocksort starts every sort)
   int items_per_thread = 0;
@@ -68,8 +67,8 @@ struct mergesort_tuning {
   merge_tuning merge;
   // Passes whose runs hold at least this many keys narrow their partition searches with samples
   // of all the keys (merge.partition_sample_bytes of them). Shorter runs have short searches that
-  // mostly hit L2, and there the sample kernel's launch cost more than it saved (H200: 2^16 keys
-  // 10% slower with every pass sampled).
+  // mostly hit L2, and there the sample kernel's launch cost more than it saved
+  // (docs/design/merge-and-mergesort.md#what-was-tried).
   index_t min_sampled_run = index_t{1} << 20;
   // While more than two runs are left, passes merge four runs at a time (when enabled); the last
   // pass, where two are left, is two-way.
@@ -79,7 +78,8 @@ struct mergesort_tuning {
   // Two-way passes of at most this many tiles per resident merge block skip the partition
   // kernel: each block finds its own splits with two warp-wide searches. Small sorts' runs sit in
   // L2, where those searches cost less than the kernel's launch and latency floor; at 2^26 keys
-  // they sat on every block's critical path (7% slower, bench/NOTES.md). 0: never.
+  // they sat on every block's critical path (docs/design/merge-and-mergesort.md#what-was-tried).
+  // 0: never.
   int self_partition_waves = 1;
   // Sorts of at most small_cluster_sort.max_count keys take the cluster sort at this tile instead
   // of cluster_sort's (when enabled): more, smaller blocks for small sorts.
@@ -100,14 +100,11 @@ inline std::ostream& operator<<(std::ostream& os, const mergesort_tuning& t) {
             << t.small_cluster_sort.max_cluster_blocks << ", max_count " << t.small_cluster_sort.max_count << "}}";
 }
 
-// Defaults, measured on an H200 (sm_90) at 2^26 random keys (mergepath-probe --case mergesort,
-// bench/NOTES.md): the merge passes take merge's tiled shapes. The blocksort is bound by shared
-// memory (the serial merges' bank conflicts), ~70 us per merge round at 2^26 int32 keys, and a
-// global pass costs ~150 us, so a larger tile pays while registers and occupancy allow: for int32
-// keys 512 x 33 (16896 keys: 12 passes at 2^26, no spills at two blocks per SM) beat 512 x 31 (13
-// passes) by 5% and 512 x 15 by 10%, while 1024 x 31 (one block per SM) lost;
-// int32 pairs 512 x 19 beat 256 x 23 by 2% and 256 x 15 by 7%; int64 keys 512 x 23 beat 256 x 23
-// by 2% (tiles of 8192 keys or more leave one pass fewer at 2^26) and 256 x 15, 512 x 15 by 6-8%.
+// Defaults, measured on sm_90 (docs/design/merge-and-mergesort.md#tuning-and-why): the merge
+// passes take merge's tiled shapes. The blocksort is bound by shared memory (the serial merges'
+// bank conflicts), and a shared-memory round costs about half a global pass, so a larger tile
+// pays while two blocks still fit an SM without spills: 512 x 33 for int32 keys, 512 x 19 for
+// int32 pairs, 512 x 23 for int64 keys; at one block an SM (1024 x 31) it lost.
 // integer_keys: the keys are integers, which the cluster sort's warps may sort without regard to
 // stability under less<> or greater<> (block::warp_sorts_runs).
 constexpr mergesort_tuning mergesort_tuning_for(int arch, std::size_t key_bytes, std::size_t value_bytes,
@@ -119,11 +116,8 @@ constexpr mergesort_tuning mergesort_tuning_for(int arch, std::size_t key_bytes,
   // The passes were measured with 256 x 23 int32 tiles, merge's shape before its partition pass
   // took samples and its tiles grew to 384 x 27.
   if (value_bytes == 0 && key_bytes <= 4) merge.block_threads = 256, merge.items_per_thread = 23;
-  // Four-way passes (H200, 2^26 random keys, mergepath-probe --case mergesort at 14d0cd0): whole
-  // sorts against two-way passes only: int32 keys 1.83 ms (128 x 23 at 1536 threads; at 1024
-  // 1.86, 256 x 23 1.87) against 2.50, int32 pairs 3.53 (128 x 15; 128 x 23 3.52, 256 x 15 3.69,
-  // 128 x 19 3.61) against 4.84, int64 keys 3.31 (128 x 23 at 1024 threads; at 1536 they spill,
-  // 4.70) against 4.86.
+  // Four-way passes halve the passes over memory; int64 keys take 1024 threads, since at 1536 they
+  // spill (docs/design/merge-and-mergesort.md#tuning-and-why).
   mergesort_tuning t{{128, 7, 1024}, merge};
   std::size_t pair_bytes = key_bytes + value_bytes;
   if (value_bytes == 0 && key_bytes <= 4) t.blocksort = {512, 33, 1024}, t.four_way = {128, 23, 1536};
@@ -148,28 +142,21 @@ constexpr mergesort_tuning mergesort_tuning_for(int arch, std::size_t key_bytes,
     if (wide_keys) t.blocksort = {512, 19, 1024};
   }
   // The cluster sort: about 36 KB of keys and values a tile (its staging doubles that), tiles of
-  // 512 x 9 for 8-byte elements, which sorted 2^12 int32 keys in one block fastest. H200, int32
-  // keys against CUB's merge sort (bench --tunings): 1.06x at 2^12, 1.2-1.4x from 2^13 to 2^16,
-  // 1.13x at 2^18, where the blocksort's start made 0.59x, 0.84-0.97x and 0.95x; at 2^20 and
-  // up its runs of 8 small tiles lose to the blocksort's larger tiles (0.94x against 0.99x).
+  // 512 x 9 for 8-byte elements, which sorted 2^12 int32 keys in one block fastest. From 2^20 keys
+  // its runs of 8 small tiles lose to the blocksort's larger tiles
+  // (docs/design/merge-and-mergesort.md#tuning-and-why).
   const index_t cluster_max_count = index_t{1} << 19;
   // 4-byte integer keys alone: 512 x 8, whose warps sort their first five doublings in registers
-  // where equal keys are identical (block::warp_bitonic_sort). H100, int32 keys, bench: 2^12 12.8
-  // -> 10.0 us (CUB's merge sort 13.5), 2^14 22.3 -> 19.2, 2^16 33.0 -> 30.3, 2^18 44.0 -> 40.6.
-  // Without the warp sort 512 x 8 loses at 2^12 (H200, float keys: 16.5-16.9 against 15.7-15.8
-  // us at 512 x 9), so other keys keep 512 x 9 (an integer key under another comparator takes
-  // 512 x 8 without it).
+  // where equal keys are identical (block::warp_bitonic_sort). Without the warp sort 512 x 8 loses
+  // to 512 x 9, so other keys keep 512 x 9 (an integer key under another comparator takes 512 x 8
+  // without it): docs/design/merge-and-mergesort.md#what-was-tried.
   const bool warp_sorted = integer_keys && value_bytes == 0 && key_bytes <= 4;
   if (pair_bytes <= 8)
     t.cluster_sort = {512, warp_sorted ? 8 : 9, 8, cluster_max_count};
   else if (pair_bytes <= 16) t.cluster_sort = {256, 9, 8, cluster_max_count};
   else if (pair_bytes <= 32) t.cluster_sort = {128, 9, 8, cluster_max_count};
   // Pairs of up to 8 bytes sort faster in clusters of 256 x 9 tiles up to 2^17: a 2^12 sort on
-  // two SMs, not one. bench --tunings, int32 pairs, random / near-sorted keys, us, 512 x 9 ->
-  // 256 x 9 (CUB's radix SortPairs): H200 2^12 15.2 -> 14.6 (14.9), 14.2 -> 13.2 (14.0); 2^14
-  // 26.0 -> 25.0, 21.5 -> 19.3; 2^16 38.3 -> 36.6, 30.5 -> 29.9; 2^17 44.0 -> 42.0; 2^18 even
-  // (49.8); 2^19 64.9 -> 68.2. H100 2^12 15.5 -> 15.2 (15.1), 14.5 -> 13.8 (14.1); 2^16 40.7 ->
-  // 39.0; 2^17 46.6 -> 44.4; 2^18 even; 2^19 68.3 -> 71.8.
+  // two SMs, not one (docs/design/merge-and-mergesort.md#tuning-and-why).
   if (value_bytes != 0 && pair_bytes <= 8) t.small_cluster_sort = {256, 9, 8, index_t{1} << 17};
   return t;
 }

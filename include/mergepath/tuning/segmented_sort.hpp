@@ -32,11 +32,11 @@ inline std::ostream& operator<<(std::ostream& os, const segmented_sort_tuning& t
             << t.queue_blocks_per_sm << ", locality_rounds " << t.locality_rounds << "}";
 }
 
-// Defaults, measured on an H200 at 2^26 int32 keys (bench/NOTES.md). The merge tiles are half
-// the merge's (128 threads): a pass past the first moves only the tiles near each interface and
-// those it merged the pass before, so smaller tiles move less. The blocksort has the same items
-// per thread and holds 4 merge tiles for keys, 2 for pairs (a larger block would leave too few
-// registers for keys, values and sources at 2 blocks per SM).
+// Defaults, measured on sm_90 at 2^26 int32 keys (docs/design/segmented-sort.md#tuning). The
+// merge tiles are half the merge's (128 threads): a pass past the first moves only the tiles near
+// each interface and those it merged the pass before, so smaller tiles move less. The blocksort
+// has the same items per thread and holds 4 merge tiles for keys, 2 for pairs (a larger block
+// would leave too few registers for keys, values and sources at 2 blocks per SM).
 constexpr segmented_sort_tuning segmented_sort_tuning_for(int arch, std::size_t key_bytes, std::size_t value_bytes) {
   merge_tuning merge = merge_tuning_for(arch, key_bytes, value_bytes);
   merge.block_threads = 128;

@@ -29,18 +29,14 @@ inline std::ostream& operator<<(std::ostream& os, const set_operation_tuning& t)
             << t.min_blocks << ", prefetch_tiles_per_sm " << t.prefetch_tiles_per_sm << "}";
 }
 
-// The kernel is bound by latencies (ncu, H100: a block waits on its splits, its loads and the
-// look-back in turn), so long shares and large tiles pay. set_union of 2^25 + 2^25 int32 on an
-// H200 (bench --tunings): 256 x 31 (4 blocks) 0.225 ms, 128 x 31 (8) 0.232, 128 x 23 (8) 0.240,
-// 256 x 23 (4) 0.245, 384 x 23 (2) 0.285; the register bound (64 a thread) pays: 256 x 31 with
-// none 0.250. A fifth block an SM at 48 registers (256 x 27) beat 256 x 31 at 4 by 2-3% in
-// union, intersection and difference (H200 at c3bc78c, three runs, ms: 0.2095 / 0.2025 / 0.2164
-// against 0.2149 / 0.2096 / 0.2241 in union; H100 1%); symmetric difference spills there (36
-// bytes) and keeps 256 x 31. By key, shared memory also holds where each output comes from, so
-// 4-byte keys take the shorter 128 x 23 tile (static shared memory stops at 48 KB). Wider keys:
-// shorter tiles, not measured since the merge walk. Asking L2 for the tile one per SM ahead (H100,
-// 256 x 31, us): union 259 -> 237, difference 231 -> 221, intersection 227 -> 220, symmetric
-// difference 247 -> 234; 1/4 to 1.5 per SM alike, 4 per SM and beyond slower than none.
+// The kernel is bound by latencies (a block waits on its splits, its loads and the look-back in
+// turn), so long shares, large tiles and the register bound pay. A fifth block an SM at 48
+// registers (256 x 27) beat 256 x 31 at 4 in union, intersection and difference; symmetric
+// difference spills there and keeps 256 x 31. By key, shared memory also holds where each output
+// comes from, so 4-byte keys take the shorter 128 x 23 tile (static shared memory stops at 48 KB).
+// Wider keys: shorter tiles, not measured since the merge walk. Asking L2 for the tile one per SM
+// ahead pays; 4 per SM and beyond is slower than none
+// (docs/design/join-and-set-operations.md#tuning).
 constexpr set_operation_tuning set_operation_tuning_for(set_op op, std::size_t key_bytes, bool by_key = false) {
   if (key_bytes <= 4 && by_key) return {128, 23, 8};
   if (key_bytes <= 4)

@@ -32,16 +32,11 @@ struct sort_tuning {
 
 template <class Key, class Val = void>
 struct default_sort_policy {
-  // H200 (bench): the merge sort took 10.5 / 12.5 / 54 us at 2^10 / 2^12 / 2^18 int32 keys
-  // against CUB's radix sort's 11.4 / 12.5 / 60 (in place, plus 7 us for the copy back); pairs
-  // alike (62 against 71 us at 2^18), and radix pairs won from 2^20. Since small merge passes
-  // find their own splits (5256577), keys of 4 bytes merge-sort faster up to 2^22 (69 against 79
-  // us at 2^20, 1.48x against 1.25x CUB's merge sort at 2^22; radix 1.89x against 1.47x at 2^24).
-  // Pairs take the radix sort past 2^19, where the merge sort's cluster sort ends (H200, int32
-  // pairs: 65 against 77 us at 2^19, 101 against 87 at 2^20). Wider keys alone merge-sort at
-  // every size: CUB sorts 64-bit keys in twice the passes (H200, int64 keys, bench at 995efe0:
-  // 2^19 65 against 126 us, 2^22 360 against 389, 2^26 3.35 against 4.21 ms; double keys, probe:
-  // 2^20 0.112 against 0.164 ms, 2^27 6.20 against 8.21).
+  // Small sorts merge: the cluster sort and self-partitioned passes beat CUB's radix sort's fixed
+  // passes (and its copy back in place). Keys of 4 bytes merge-sort up to 2^23; pairs take the
+  // radix sort past 2^19, where the merge sort's cluster sort ends. Wider keys alone merge-sort at
+  // every size: CUB sorts 64-bit keys in twice the passes
+  // (docs/design/merge-and-mergesort.md#what-was-tried).
   static constexpr sort_tuning tuning{
       std::is_void_v<Val> ? (sizeof(Key) <= 4 ? index_t{1} << 23 : never_radix) : (index_t{1} << 19) + 1, 0, 0};
 };

@@ -16,52 +16,40 @@ struct sorted_search_tuning {
   int min_resident_threads = 1024;
   // Inputs of at most this many tiles per resident block skip the partition pass: each block
   // finds its own splits with two warp-wide searches, which costs less than the pass's latency
-  // floor (~12 us on an H200) until the searches' random reads add up (the merge measured the
-  // same trade: tuning/merge.hpp).
+  // floor until the searches' random reads add up (the merge measured the same trade:
+  // tuning/merge.hpp).
   int self_partition_waves = 2;
   // Bytes of samples the partition pass's blocks search first, as in merge_tuning.
   int partition_sample_bytes = default_partition_sample_bytes;
   // Lower bounds (or upper) of a into a b at least this many times longer skip the Merge Path:
   // each needle is searched alone, through samples of b, then between two of them
   // (kernel::needle_search_kernel), so that most of b is never read (0: never); so are those from
-  // b_tile_ratio where b is too short for b's tiles (below). H200, 2^26 int32 keys in b (PROBE
-  // needles): 71 us at 1:64 against 112 for the Merge Path. At 1:32 b's tiles lost to it on needles
-  // bunched toward b's start (range x u^4: 0.97-0.99x thrust against 1.17-1.18x; uniform needles
-  // 1.09-1.11x either way; bench, inputs rotated, and PROBE needles with fresh needles each call).
+  // b_tile_ratio where b is too short for b's tiles (below). At 1:32 b's tiles lost to it on
+  // needles bunched toward b's start (docs/design/search.md#3-tuning).
   int needle_search_ratio = 32;
   // The needle search goes through samples of b first only while b is less than this many times
   // longer than a (0: never); beyond, each search starts from all of b. The samples pack b's
-  // upper levels into 32 KB of L1 but cost a kernel (~3.5 us): below 1:256 they are what keeps
-  // evenly spread needles ahead of Thrust, from 1:256 they pay for none. PROBE needles, H200,
-  // 2^26 int32 keys in b, thrust::lower_bound = 1, samples / none: uniform needles 1:64 1.04x /
-  // 0.94x, 1:128 1.03x / 1.01x, 1:256 1.10x / 1.13x, 1:1024 1.31x / 1.60x; skewed (u^4) 1:64
-  // 1.09x / 1.00x, 1:128 1.04x / 0.99x; needles in a sixteenth of b's range 1:64 1.27x / 1.55x,
-  // 1:256 1.05x / 1.57x; 16 distinct needle keys 1:128 1.19x / 1.57x, 1:256 1.09x / 1.84x. And
-  // only where b's bytes are at least needle_sample_min_l2_percent of the L2 size: from L2 the
-  // pass is half the call (H100, 2^22 keys in b: uniform needles 1:64 0.91x / 1.79x, 16 distinct
-  // keys 0.87x / 1.94x).
+  // upper levels into 32 KB of L1 but cost a kernel: below 1:256 they are what keeps evenly
+  // spread needles ahead of Thrust, from 1:256 they pay for none. And only where b's bytes are at
+  // least needle_sample_min_l2_percent of the L2 size: from L2 the sample pass is half the call
+  // (docs/design/search.md#3-tuning).
   index_t needle_sample_max_ratio = 256;
   int needle_sample_min_l2_percent = 100;
   // Without samples and beyond L2 (the same rule), the steps whose window spans more than one
   // 128-byte line and at most this many bytes read their key evict-first in L1 (0: never): each
   // of those lines serves one needle once, and kept in L1 they pushed out the lines that warps
-  // share and the last line, which the search's last steps read again (ncu: the window's loads
-  // hit L2 where they should hit L1). PROBE needles, H200, 2^26 int32 keys in b, against
-  // thrust::lower_bound, plain / sparing L1 through 8 KB / through 2 KB / every step: uniform
-  // needles 1:256 1.12x / 1.31x / 1.19x / 1.29x, 1:1024 1.58x / 1.64x / 1.68x / 1.45x; skewed
-  // (u^4) 1:256 1.12x / 1.42x / 1.36x / 1.35x; 16 distinct keys and needles in a sixteenth of the
-  // range alike (1.57-2.02x). With samples (below 1:256) sparing lost: uniform 1:64 1.02x -> 0.95x.
+  // share and the last line, which the search's last steps read again (the window's loads hit L2
+  // where they should hit L1). With samples (below 1:256) sparing lost
+  // (docs/design/search.md#3-tuning).
   int needle_l1_spare_bytes = 8192;
   // Plain bounds of a into a b at least this many times longer (and shorter than
   // needle_search_ratio allows) read b in fixed tiles instead of along the Merge Path: no
   // partition pass; a small pass finds every tile's needles first, and tiles without needles
-  // read nothing (kernel::b_tile_search_kernel). H200, 2^22 needles into 2^26 int32 keys: 97 us
-  // against 121 for the Merge Path (thrust 137); at 1:8 135 against 138 (0: never). Only where
-  // b's bytes are at least b_tile_min_l2_percent of the L2 size; a shorter b takes the needle
-  // search. Skewed needles (range x u^4) pile into b's first tiles, whose blocks then work long
-  // after the rest: 2^20 and 2^19 needles into 2^24 keys (107% of the H200's L2) 0.57x and 0.47x
-  // thrust by b's tiles against 1.18x and 1.05x one needle at a time, 2^25 keys 0.65-0.94x against
-  // 1.14-1.24x; from 2^26 keys (427%) the tiles hold 1.33-1.34x at 1:16 (bench, PROBE needles).
+  // read nothing (kernel::b_tile_search_kernel); at 1:8 they are level with the Merge Path
+  // (0: never). Only where b's bytes are at least b_tile_min_l2_percent of the L2 size; a shorter b
+  // takes the needle search. Skewed needles (range x u^4) pile into b's first tiles, whose blocks
+  // then work long after the rest; from about four times L2 the tiles hold up
+  // (docs/design/search.md#3-tuning).
   int b_tile_ratio = 12;
   int b_tile_min_l2_percent = 400;
   int b_tile_threads = 256;
@@ -80,12 +68,10 @@ struct sorted_search_tuning {
 
 // The CPU's plain bounds of a into a b at least host_gallop_ratio(b's bytes) times longer gallop
 // from needle to needle (host::gallop_search) instead of walking the Merge Path through all of b,
-// whose reads stream. One thread, int32 keys, probe gallop: where b lies beyond the last-level
-// cache the two cross between 1:256 and 1:512 (the build machine, 32 MiB of L3, b of 2^24 and 2^26
-// keys; at 1:4096 galloping takes 0.4 ms against 9 for the walk); where b fits it, between 1:16
-// and 1:64 (the GPU machine's host, 300 MiB of L3, b of 2^26 keys: 1:64 60 ms against 76, 1:256 33
-// against 60, 1:16 133 against 118). A needle's galloping costs about as much as
-// host_gallop_work_per_needle steps of the walk (how the needles split over threads).
+// whose reads stream. Where b lies beyond the last-level cache the two cross between 1:256 and
+// 1:512; where b fits it, between 1:16 and 1:64 (docs/design/search.md#3-tuning). A needle's
+// galloping costs about as much as host_gallop_work_per_needle steps of the walk (how the needles
+// split over threads).
 constexpr index_t host_gallop_ratio_beyond_cache = 512;
 constexpr index_t host_gallop_ratio_in_cache = 64;
 constexpr index_t host_gallop_ratio(std::size_t b_bytes, std::size_t cache_bytes) {
@@ -94,29 +80,23 @@ constexpr index_t host_gallop_ratio(std::size_t b_bytes, std::size_t cache_bytes
 constexpr index_t host_gallop_work_per_needle = 32;
 
 // The merge's keys shapes (tuning/merge.hpp) to start from: the search reads the same tiles and
-// writes at most as much. 4-byte keys, measured on an H200 at 2^26 + 2^26 (bench/NOTES.md): the
+// writes at most as much. 4-byte keys, measured on sm_90 (docs/design/search.md#3-tuning): the
 // walk keeps no bounds in registers, so 32 registers serve and 2048 resident threads (8 blocks
 // of 256) overlap one block's loads with another's walk best. Fewer, larger blocks lost (384 x
 // 27, 512 x 23); smaller ones won in the tile kernel but doubled the partition pass's splits.
 // Searches that report matches spend more of each step on the match tests, so longer threads
 // (31 steps), which spread each thread's fixed costs and the pass's splits over more steps,
-// won there: complete index_match 320 us against 328-331 at 27 or 29 and 339 at 23.
+// won there.
 //
 // Plain bounds take 19 steps a thread, not the merge's 23: where the tiles make about one wave
-// (2^22 keys), more, shorter tiles keep more warps on each SM. H100, bench --tunings, three runs,
-// 256 x 19 against 256 x 23: 2^22 at 1:1 29.5-29.6 against 30.4-30.9 us, 1:16 16.0-16.2 against
-// 16.6-16.7 (1.22-1.23x thrust against 1.18-1.19x), 16:1 19.6-20.0 against 20.1-20.5; at 2^26
-// 1:1 0.5% slower (307.5-307.8 against 305.8-306.5 us), 16:1 alike; 256 x 17 lost at 16:1.
-// With dozens of waves, though, the merge's 23 steps win where b is half the keys. H200, bench
-// --tunings, us at 19 / 23 / 31 steps: 1:1 at 2^22 27.4 / 27.3 / 31.2, 2^24 77.5 / 74.6 / 75.1,
-// 2^25 137 / 130 / 130, 2^26 255 / 241 / 238 (H100: 308 / 306 / 305); 16:1 at 2^24 54.0 / 55.3 /
-// 55.5, 2^25 90.4 / 90.8 / 92.0, 2^26 161 / 162 / 163. So from 2^25 keys in all the tiles are
-// 256 x 23 (within 1.3% of the best shape in each of those).
+// (2^22 keys), more, shorter tiles keep more warps on each SM; 256 x 17 lost. With dozens of
+// waves, though, the merge's 23 steps win where b is half the keys, so from 2^25 keys in all the
+// tiles are 256 x 23.
 //
 // Results wider than the keys (int64 bounds of int32 keys with match flags: plain bounds are staged
 // as 32-bit ones, kernel::search_staging) take twice the keys' shared memory, 4 blocks of 256 x 23
-// an SM: without the 32-register cap of 2048 resident threads the complete index_match search
-// took 598 us against 689 (H100, 2^26 + 2^26; PROBE: search_wide).
+// an SM, so they drop the 32-register cap of 2048 resident threads, which buys no residency there
+// and measured slower (docs/design/search.md#3-tuning).
 constexpr sorted_search_tuning sorted_search_tuning_for(int arch, std::size_t key_bytes, bool reports_matches = false,
                                                         std::size_t result_bytes = 0) {
   (void)arch;
