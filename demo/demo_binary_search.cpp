@@ -1,8 +1,9 @@
-// BINARY SEARCH DEMONSTRATION (seed 004): the seed's three searches of [1,3,5,7,9,11], the
-// Eytzinger (BFS) layout of that array and of 0..14, eytzinger_search giving binary_search's
-// answers, batch_search on unsorted needles (both strategies, and what automatic picks), and an
-// eytzinger_index searched through its view(), on the host or inside a kernel of our own.
-// Not golden (the seed prints no demonstration of ours to match); every result is checked
+// BINARY SEARCH DEMONSTRATION (after the Futhark "Binary search" example, docs/references.md):
+// the example's three searches of [1,3,5,7,9,11], the Eytzinger (BFS) layout of that array and of
+// 0..14, eytzinger_search giving binary_search's answers, batch_search on unsorted needles (both
+// strategies, and what automatic picks), and an eytzinger_index searched through its view(), on
+// the host or inside a kernel of our own.
+// Not golden (the example prints no demonstration of ours to match); every result is checked
 // against std::lower_bound / std::upper_bound and against an Eytzinger layout built the
 // tutorial's sequential way, and a mismatch throws.
 #include <algorithm>
@@ -67,7 +68,7 @@ std::vector<int> sequential_eytzinger(const std::vector<int>& sorted) {
   return tree;
 }
 
-// The seed's closed formula, for n = 2^h - 1 keys: the sorted index of tree slot i.
+// The example's closed formula, for n = 2^h - 1 keys: the sorted index of tree slot i.
 std::int64_t seed_eytzinger_index(std::int64_t n, std::int64_t i) {
   auto log2 = [](std::int64_t x) { return 63 - __builtin_clzll(static_cast<unsigned long long>(x)); };
   std::int64_t lvl = log2(i + 1);
@@ -136,13 +137,13 @@ __global__ void view_lower_bound_kernel(mergepath::eytzinger_view<int> view, con
 }
 #endif
 
-// The seed's examples: binary_search (<=) [1,3,5,7,9,11] for 0, 9 and 2 gives 0, 4 and 1.
+// The example's searches: binary_search (<=) [1,3,5,7,9,11] for 0, 9 and 2 gives 0, 4 and 1.
 void seed_examples(backend& be, const std::vector<int>& xs) {
   std::printf("Sorted array xs:\n");
   print_array(xs, "%4d", 10);
   const std::vector<int> needles{0, 9, 2}, seed_results{0, 4, 1};
   std::vector<int> got = run_binary_search(be, needles, xs);
-  std::printf("\nbinary_search (the seed's examples):\n");
+  std::printf("\nbinary_search (the Futhark example's searches):\n");
   for (std::size_t i = 0; i < needles.size(); ++i)
     std::printf(
         "  binary_search [1,3,5,7,9,11] %d -> %d%s\n", needles[i], got[i],
@@ -151,10 +152,10 @@ void seed_examples(backend& be, const std::vector<int>& xs) {
                   .c_str()
             : "");
   require(got == seed_results,
-          "binary_search of 0, 9, 2 in [1,3,5,7,9,11] gave " + join(got) + ", the seed says 0 4 1");
+          "binary_search of 0, 9, 2 in [1,3,5,7,9,11] gave " + join(got) + ", the Futhark example says 0 4 1");
 }
 
-// The layout of sorted, printed, checked against the sequential walk (and the seed's formula when
+// The layout of sorted, printed, checked against the sequential walk (and the example's formula when
 // the tree is perfect). Returns the tree.
 std::vector<int> layout_demo(backend& be, const std::vector<int>& sorted, const char* name) {
   std::vector<int> tree = run_layout(be, sorted);
@@ -163,13 +164,13 @@ std::vector<int> layout_demo(backend& be, const std::vector<int>& sorted, const 
   require(tree == sequential_eytzinger(sorted),
           std::string("eytzinger_layout of ") + name + " differs from the sequential in-order layout");
   std::size_t n = sorted.size();
-  if (n > 0 && (n & (n + 1)) == 0) {  // 2^h - 1 keys: the seed's closed formula applies
+  if (n > 0 && (n & (n + 1)) == 0) {  // 2^h - 1 keys: the example's closed formula applies
     bool same = true;
     for (std::size_t i = 0; i < n; ++i)
       same = same && tree[i] == sorted[static_cast<std::size_t>(
                                     seed_eytzinger_index(static_cast<std::int64_t>(n), static_cast<std::int64_t>(i)))];
-    std::printf("Same as the seed's closed formula xs[eytzinger_index n i]: %s\n", same ? "yes" : "NO");
-    require(same, std::string("eytzinger_layout of ") + name + " differs from the seed's closed formula");
+    std::printf("Same as the Futhark example's closed formula xs[eytzinger_index n i]: %s\n", same ? "yes" : "NO");
+    require(same, std::string("eytzinger_layout of ") + name + " differs from the Futhark example's closed formula");
   }
   return tree;
 }

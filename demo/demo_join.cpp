@@ -1,7 +1,7 @@
-// RELATIONAL JOIN DEMONSTRATIONS (seed 000: "pairing vectorized sorted search with load-balancing
-// search to implement relational joins"): orders joined to customers by customer id, every
-// join_kind printed as a table; then the four set operations on two short multisets. Each is
-// checked against a sequential loop (a nested-loop join, std::set_*).
+// RELATIONAL JOIN DEMONSTRATIONS (moderngpu's Vectorized Sorted Search page: "pairing vectorized
+// sorted search with load-balancing search to implement relational joins"): orders joined to
+// customers by customer id, every join_kind printed as a table; then the four set operations on
+// two short multisets. Each is checked against a sequential loop (a nested-loop join, std::set_*).
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>

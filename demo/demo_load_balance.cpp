@@ -1,6 +1,6 @@
-// LOAD-BALANCING DEMONSTRATIONS (seed 000's "load-balancing search"): which segment each work item
+// LOAD-BALANCING DEMONSTRATIONS (moderngpu's "load-balancing search"): which segment each work item
 // falls in, given the segments' sizes; then interval_expand and segmented_reduce on the same
-// segments, printed in the seed's table style and checked against sequential loops.
+// segments, printed in moderngpu's table style and checked against sequential loops.
 #include <cstdint>
 #include <cstdio>
 #include <stdexcept>

@@ -1,5 +1,6 @@
-// mergepath-demo: the library's algorithms on small inputs, printed the way the seed documents
-// print them. Runs on the GPU when one is usable, else on the CPU; --cpu / --gpu force one.
+// mergepath-demo: the library's algorithms on small inputs, printed the way the sources
+// (moderngpu's pages, the Futhark binary search example; docs/references.md) print them. Runs on
+// the GPU when one is usable, else on the CPU; --cpu / --gpu force one.
 //
 // To add a demonstration: write `void demo_<name>(backend&)` in its own file, declare it in
 // demo.hpp, list it in `demonstrations` below and add the file to CMakeLists.txt.
@@ -15,15 +16,16 @@ namespace {
 
 const demo::demonstration demonstrations[] = {
     {"merge", "merge two sorted arrays; stable merge_pairs; the textbook ladder (GPU)", demo::demo_merge},
-    {"sorted_search", "the seed's two sorted searches: lower bounds; both directions with match flags",
+    {"sorted_search", "moderngpu's two sorted searches: lower bounds; both directions with match flags",
      demo::demo_sorted_search},
     {"mergesort", "sort random keys; stable mergesort_pairs; a 3M-key sort against std::stable_sort",
      demo::demo_mergesort},
-    {"segmented_sort", "the seed's four: segmented sort of keys and pairs; locality sort of keys and pairs",
+    {"segmented_sort", "moderngpu's four: segmented sort of keys and pairs; locality sort of keys and pairs",
      demo::demo_segmented_sort},
     {"segsort_stats", "a 10M-key segmented sort (mean segment 300) against std::stable_sort; its stats table",
      demo::demo_segsort_stats},
-    {"binary_search", "the seed's binary searches; Eytzinger layouts; eytzinger_search, batch_search, eytzinger_index",
+    {"binary_search",
+     "the Futhark example's binary searches; Eytzinger layouts; eytzinger_search, batch_search, eytzinger_index",
      demo::demo_binary_search},
     {"load_balance", "load-balancing search of 20 segments; interval_expand and segmented_reduce on them",
      demo::demo_load_balance},

@@ -1,11 +1,12 @@
 // SEGMENTED SORT and LOCALITY SORT DEMONSTRATIONS.
 //
-// demo_segmented_sort: the seed's four (seed 003), on the seed's own arrays, printed the way the
-// seed prints them, so the output can be compared with the seed's text line for line (the tests
+// demo_segmented_sort: the four of moderngpu's Segmented Sort and Locality Sort page ("the page"
+// below; docs/references.md), on the page's own arrays, printed the way the page prints them, so
+// the output can be compared with the page's text line for line (the tests
 // demo-segmented_sort-cpu and -gpu in demo/CMakeLists.txt do, against
 // demo/expected/segmented_sort.txt).
 //
-// demo_segsort_stats: the seed's verbose run (10M keys, segments of mean length 300) and its
+// demo_segsort_stats: the page's verbose run (10M keys, segments of mean length 300) and its
 // table of merge and copy tiles per pass. Not golden: on the CPU the table is empty, and on the
 // GPU it depends on the tile shapes.
 #include <algorithm>
@@ -22,9 +23,9 @@
 namespace demo {
 namespace {
 
-// The seed's inputs, as it prints them: GenRandom draws of keys in 0..99, and keys i + Rand(0, 25)
-// for the locality sorts. Hardcoded because the seed's generator is not ours; the outputs must
-// then be the seed's, exactly.
+// The page's inputs, as it prints them: GenRandom draws of keys in 0..99, and keys i + Rand(0, 25)
+// for the locality sorts. Hardcoded because the page's generator is not ours; the outputs must
+// then be the page's, exactly.
 // clang-format off
 const std::vector<int> seed_segsort_keys{
      42,  39,   9,  77,  59,  97,  47,  74,  69,  63,
@@ -91,7 +92,7 @@ std::vector<int> iota_values(std::size_t count) {
   return v;
 }
 
-// The seed's FormatOpMarkArray(" %c%2d"): '*' before the first element of each segment that has
+// The page's FormatOpMarkArray(" %c%2d"): '*' before the first element of each segment that has
 // a head, then the value.
 void print_marked(const std::vector<int>& values, const std::vector<int>& heads) {
   print_array_op(values.size(), [&](std::size_t i) {
@@ -199,7 +200,7 @@ void locality_pairs_demo(backend& be) {
           "locality_sort_pairs differs from std::stable_sort (keys or indices)");
 }
 
-// The seed's verbose run: this many keys in segments of uniform random length 1 .. 2 * mean - 1.
+// The page's verbose run: this many keys in segments of uniform random length 1 .. 2 * mean - 1.
 constexpr int stats_keys = 10000000;
 constexpr int stats_mean_segment = 300;
 

@@ -1,5 +1,6 @@
-// SORTED SEARCH DEMONSTRATIONS: the seed's two (seed 000), on the seed's own arrays, printed the
-// way the seed prints them, so the output can be compared with the seed's text line for line (the
+// SORTED SEARCH DEMONSTRATIONS: the two of moderngpu's Vectorized Sorted Search page ("the page"
+// below; docs/references.md), on the page's own arrays, printed the way the page prints them, so
+// the output can be compared with the page's text line for line (the
 // tests demo-sorted_search-cpu and -gpu in demo/CMakeLists.txt do, against
 // demo/expected/sorted_search.txt).
 #include <algorithm>
@@ -14,8 +15,8 @@
 namespace demo {
 namespace {
 
-// The seed's inputs, as it prints them: SortRandom draws of sorted keys in 0..299. Hardcoded
-// because the seed's generator is not ours; the outputs must then be the seed's, exactly.
+// The page's inputs, as it prints them: SortRandom draws of sorted keys in 0..299. Hardcoded
+// because the page's generator is not ours; the outputs must then be the page's, exactly.
 // clang-format off
 const std::vector<int> seed_haystack{
       0,   5,   5,   7,   7,   7,   7,   8,   9,   9,
@@ -86,7 +87,7 @@ std::int64_t count_of(const std::vector<int>& v) { return static_cast<std::int64
 // search::index_match with int outputs: the most significant bit flags a match.
 constexpr unsigned match_bit = 0x80000000u;
 
-// The seed's FormatOpMaskBit("%c%3d"): '*' for a match, then the bound.
+// The page's FormatOpMaskBit("%c%3d"): '*' for a match, then the bound.
 std::string bound_with_match_mark(int v) {
   auto bits = static_cast<unsigned>(v);
   return format("%c%3d", (bits & match_bit) ? '*' : ' ', static_cast<int>(bits & ~match_bit));
@@ -113,7 +114,7 @@ std::int64_t matches_in(const std::vector<int>& outputs) {
   return std::count_if(outputs.begin(), outputs.end(), [](int v) { return static_cast<unsigned>(v) & match_bit; });
 }
 
-// The seed's first demonstration: the lower bound of each needle in the haystack.
+// The page's first demonstration: the lower bound of each needle in the haystack.
 void lower_bounds_demo(backend& be) {
   std::printf("\n\nSORTED SEARCH DEMONSTRATION:\n\n");
   std::printf("Haystack array:\n");
@@ -134,7 +135,7 @@ void lower_bounds_demo(backend& be) {
           "lower bounds differ from std::lower_bound");
 }
 
-// The seed's second demonstration: the complete search, both directions at once with match flags.
+// The page's second demonstration: the complete search, both directions at once with match flags.
 void complete_search_demo(backend& be) {
   std::printf("\n\nSORTED SEARCH DEMONSTRATION (2):\n\n");
   std::printf("A array:\n");

@@ -223,7 +223,7 @@ inline std::vector<index_t> eytzinger_reference_indices(index_t count) {
   return eytzinger_reference(origins<index_t>(count, 0));
 }
 
-// The seed's example: [1, 3, 5, 7, 9, 11] searched for 0, 9 and 2.
+// The Futhark binary search example's searches: [1, 3, 5, 7, 9, 11] searched for 0, 9 and 2.
 namespace seed_example {
 inline const std::vector<int> haystack{1, 3, 5, 7, 9, 11};
 inline const std::vector<int> needles{0, 9, 2};

@@ -1,6 +1,7 @@
 // Shared by the sorted search tests (host and GPU, plain C++): inputs shaped for searches, the
 // oracle (std::equal_range per element), the expected output of each search type, guarded
-// outputs, and the two demonstrations of seed 000 as golden data.
+// outputs, and the two demonstrations of moderngpu's Vectorized Sorted Search page as golden
+// data.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -275,7 +276,7 @@ template <class T>
 // Equality-count ops
 
 // counts[i] = max(ub - lb, 1): the rows a left join gives a[i] (one, with no match, when b holds
-// no equal key). The seed's use of a user op.
+// no equal key). The user op of moderngpu's Vectorized Sorted Search page.
 struct left_join_rows {
   template <class Lower, class Upper>
   MERGEPATH_HD auto operator()(Lower lb, Upper ub) const {
@@ -294,8 +295,8 @@ struct count_from_index_match {
 };
 
 // ---------------------------------------------------------------------------------------------
-// Seed 000's demonstrations, copied as printed: rows "offset: v v v ...", '*' before a value
-// marking the match bit.
+// The demonstrations of moderngpu's Vectorized Sorted Search page, copied as printed: rows
+// "offset: v v v ...", '*' before a value marking the match bit.
 
 struct printed_value {
   int value;

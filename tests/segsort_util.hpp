@@ -73,13 +73,13 @@ inline segment_spec tile_edge_segments(std::vector<index_t> tiles) {
   return {segment_shape::tile_edges, 0, std::move(tiles)};
 }
 
-// The segment lengths means the seed measures.
+// The mean segment lengths moderngpu's Segmented Sort and Locality Sort page measures.
 inline const std::vector<index_t>& seed_segment_means() {
   static const std::vector<index_t> means{2, 20, 300, 10000, 1000000};
   return means;
 }
 
-// Every shape: the seed's means, and one tile_edges shape per tile size given (each its own, so a
+// Every shape: those means, and one tile_edges shape per tile size given (each its own, so a
 // small tile's heads do not hide a large tile's long segments).
 inline std::vector<segment_spec> segment_specs(const std::vector<index_t>& tile_sizes) {
   std::vector<segment_spec> specs{segments_of(segment_shape::all_length_one),
@@ -365,7 +365,8 @@ inline std::vector<segsort_case> segsort_cases_in_turn(const std::vector<index_t
 // Locality sort: keys near their sorted places.
 
 // How keys start before a locality sort: a sort_util distribution, or key i = i + a random
-// 0 .. noise (seed 003's demonstration uses noise 25).
+// 0 .. noise (the locality sort demonstration of moderngpu's Segmented Sort and Locality Sort page
+// uses noise 25).
 struct locality_case {
   index_t count;
   distribution dist;  // used when noise == 0
@@ -393,7 +394,7 @@ struct locality_case {
   }
 };
 
-// Every size times: noise 25 (the seed's), 60 and 150 (the blocksort's odd-even rounds sort some
+// Every size times: noise 25 (moderngpu's), 60 and 150 (the blocksort's odd-even rounds sort some
 // tiles and give up on others, block::sort_near_sorted_tile_in_shared), noise 2000 (across many
 // tiles), every distribution.
 inline std::vector<locality_case> locality_cases(const std::vector<index_t>& sizes) {

@@ -3,8 +3,9 @@
 // search, and its view inside a kernel of our own) on a cuda_context, against std::lower_bound /
 // std::upper_bound per needle: key types and comparators, haystack sizes at powers of two and
 // either side, at the edges of the shared-memory-cached top levels and of the layout's blocks;
-// the layout against a recursive in-order construction; eytzinger_shape in device code; the seed's
-// example; 2^22 needles into 2^22 keys; argument errors; an unsorted haystack; a CUDA graph.
+// the layout against a recursive in-order construction; eytzinger_shape in device code; the
+// searches of the Futhark binary search example; 2^22 needles into 2^22 keys; argument errors;
+// an unsorted haystack; a CUDA graph.
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
@@ -167,7 +168,7 @@ void check_cases(mergepath::cuda_context& ctx, const std::vector<bsearch_case>& 
 }
 
 // ---------------------------------------------------------------------------------------------
-// The seed's example, on every path
+// The searches of the Futhark binary search example, on every path
 
 class GpuBinarySearchSeed : public gpu_test {};
 

@@ -1,6 +1,6 @@
 // segmented_sort, segmented_sort_pairs, their _flags forms, locality_sort and locality_sort_pairs
 // on a cuda_context, against std::stable_sort of each segment: key types, comparators, sizes on
-// every tile and merge-pass edge, key distributions and segment shapes; the seed's segment
+// every tile and merge-pass edge, key distributions and segment shapes; moderngpu's segment
 // lengths on a million keys; small custom tunings that make many passes; stats; head types and
 // iterators; sorts captured in a CUDA graph; malformed heads; argument errors.
 #include <cuda_runtime.h>
@@ -250,7 +250,8 @@ TYPED_TEST(GpuLocalitySortPairs, StableLikeStdStableSort) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The seed's segment lengths on a million keys (and a partial tile), with stats
+// The mean segment lengths of moderngpu's Segmented Sort and Locality Sort page on a million
+// keys (and a partial tile), with stats
 
 class GpuSegmentedSortMeans : public gpu_test {};
 

@@ -1,8 +1,8 @@
 // sorted_search and sorted_equality_count on a cuda_context, against std::equal_range per
 // element: every bounds x search type (int32), the main kinds for other key types, sizes across
 // tile edges and both schedules (the partition pass, and blocks finding their own splits), long
-// runs of equal keys across tiles; seed 000's demonstrations; output types and alignments;
-// iterators; argument errors; checked mode; unsorted input.
+// runs of equal keys across tiles; the demonstrations of moderngpu's Vectorized Sorted Search
+// page; output types and alignments; iterators; argument errors; checked mode; unsorted input.
 #include <gtest/gtest.h>
 #include <thrust/iterator/counting_iterator.h>
 
@@ -559,7 +559,7 @@ TEST_F(GpuSortedSearchOutputs, CountingIteratorInput) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Seed 000's demonstrations, exactly as printed there.
+// The demonstrations of moderngpu's Vectorized Sorted Search page, exactly as printed there.
 
 class GpuSortedSearchDemos : public gpu_test {};
 

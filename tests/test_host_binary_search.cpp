@@ -2,8 +2,8 @@
 // eytzinger_index (its search and its view) on a host_context, against std::lower_bound /
 // std::upper_bound per needle: key types and comparators, haystack sizes at powers of two and
 // either side, duplicates, needles below, above, between and equal to the keys; the layout
-// against a recursive in-order construction; eytzinger_shape's two directions; the seed's
-// example; argument errors; unsorted haystacks stay in bounds.
+// against a recursive in-order construction; eytzinger_shape's two directions; the searches of
+// the Futhark binary search example; argument errors; unsorted haystacks stay in bounds.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -92,7 +92,7 @@ void check_cases(const std::vector<bsearch_case>& cases, Comp comp) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The seed's example, on every path
+// The searches of the Futhark binary search example, on every path
 
 TEST(HostBinarySearchSeed, ExampleOnEveryPath) {
   namespace ex = seed_example;

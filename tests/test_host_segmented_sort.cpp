@@ -547,8 +547,9 @@ TEST(HostSegsortStats, ComeBackEmpty) {
   EXPECT_TRUE(ranges_equal(expected_whole.second, v));
 }
 
-// operator<< prints the seed's verbose table: seed 003's "Mean segment length = 300" run, filled
-// in by hand (7103 tiles, 13 passes), must print exactly as the seed shows it.
+// operator<< prints the verbose table of moderngpu's Segmented Sort and Locality Sort page: its
+// "Mean segment length = 300" run, filled in by hand (7103 tiles, 13 passes), must print exactly
+// as the page shows it.
 TEST(HostSegsortStats, PrintsTheSeedsTable) {
   mergepath::segsort_stats stats;
   stats.tiles = 7103;

@@ -1,6 +1,7 @@
 // sorted_search and sorted_equality_count on a host_context, against std::equal_range per
 // element: every bounds x search type on both sides, key types, comparators, sizes and
-// distributions; seed 000's demonstrations; argument errors; checked mode; unsorted input.
+// distributions; the demonstrations of moderngpu's Vectorized Sorted Search page; argument
+// errors; checked mode; unsorted input.
 #include <gtest/gtest.h>
 
 #include <deque>
@@ -279,7 +280,7 @@ TEST(HostSortedSearchOutputs, IteratorsAndLambdas) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Seed 000's demonstrations, exactly as printed there.
+// The demonstrations of moderngpu's Vectorized Sorted Search page, exactly as printed there.
 
 TEST(HostSortedSearchDemos, LowerBoundsOfNeedlesInTheHaystack) {
   std::vector<int> haystack = printed_values(demo1::haystack), needles = printed_values(demo1::needles);

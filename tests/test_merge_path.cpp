@@ -89,8 +89,9 @@ TEST(MergePath, MatchesBruteForceOnEveryDiagonal) { check_all_diagonals_against_
 
 TEST(MergePath, MatchesBruteForceWithGreater) { check_all_diagonals_against_brute_force(mergepath::greater<>{}); }
 
-// The seed lecture's worked example: A = {1, 7, 8, 9, 10}, B = {7, 10, 10, 12} merge into
-// C = {1, 7, 7, 8, 9, 10, 10, 10, 12}; co-rank(3) = (i 2, j 1) and co-rank(6) = (i 5, j 1).
+// The worked example of the ECE 508 lecture "Parallel Ordered Merge": A = {1, 7, 8, 9, 10},
+// B = {7, 10, 10, 12} merge into C = {1, 7, 7, 8, 9, 10, 10, 10, 12}; co-rank(3) = (i 2, j 1)
+// and co-rank(6) = (i 5, j 1).
 TEST(MergePath, LectureWorkedExample) {
   std::vector<int> a{1, 7, 8, 9, 10}, b{7, 10, 10, 12};
   ASSERT_EQ(std_merge(a, b, mergepath::less<>{}), (std::vector<int>{1, 7, 7, 8, 9, 10, 10, 10, 12}));
