@@ -137,7 +137,8 @@ void set_tuning_rows(bench_context& b, const char* op_name, index_t n, const key
   auto one = [&](auto policy) {
     using P = decltype(policy);
     timing t = b.timer.measure(b.opts.warmup, b.reps_for(n), 1, [&](int) {
-      mergepath::device::set_operation<P, Op>(b.ctx, a, nullptr, n, bk, nullptr, n, out, nullptr, mergepath::less<>{});
+      mergepath::device::launch_set_operation<P, Op>(b.ctx, a, nullptr, n, bk, nullptr, n, out, nullptr,
+                                                     mergepath::less<>{});
     });
     std::ostringstream name;
     name << "  " << op_name << " " << P::tuning.block_threads << "x" << P::tuning.items_per_thread << " ("

@@ -118,8 +118,8 @@ void reduce_tuning_rows(bench_context& b, index_t n, const item_type* values, co
   auto one = [&](auto policy) {
     using P = decltype(policy);
     timing t = b.timer.measure(b.opts.warmup, b.reps_for(n), 1, [&](int) {
-      mergepath::transform_segmented_reduce_tuned<P>(b.ctx, mergepath::value_at_as<const item_type*, item_type>{values},
-                                                     n, starts, segments, sums, item_type{0});
+      mergepath::transform_segmented_reduce<P>(b.ctx, mergepath::value_at_as<const item_type*, item_type>{values}, n,
+                                               starts, segments, sums, item_type{0});
     });
     std::ostringstream name;
     name << "  segmented_reduce " << P::tuning.block_threads << "x" << P::tuning.items_per_thread;

@@ -47,7 +47,7 @@ void keys_row(merge_case<K>& c) {
   index_t n = c.n;
   c.keys_row(
       "mergepath::merge_tuned " + tuning_label(t), kind::ours,
-      [&](int s) { mergepath::merge_tuned<Policy>(c.b.ctx, c.a_keys(s), n, c.b_keys(s), n, c.out_keys(s)); }, t);
+      [&](int s) { mergepath::merge<Policy>(c.b.ctx, c.a_keys(s), n, c.b_keys(s), n, c.out_keys(s)); }, t);
 }
 
 template <class K, class Policy>
@@ -58,8 +58,8 @@ void pairs_row(merge_case<K>& c) {
   c.pairs_row(
       "mergepath::merge_pairs_tuned " + tuning_label(t), kind::ours,
       [&](int s) {
-        mergepath::merge_pairs_tuned<Policy>(c.b.ctx, c.a_keys(s), c.a_values(s), n, c.b_keys(s), c.b_values(s), n,
-                                             c.out_keys(s), c.out_values(s));
+        mergepath::merge_pairs<Policy>(c.b.ctx, c.a_keys(s), c.a_values(s), n, c.b_keys(s), c.b_values(s), n,
+                                       c.out_keys(s), c.out_values(s));
       },
       t);
 }

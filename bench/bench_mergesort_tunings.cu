@@ -52,7 +52,7 @@ void keys_row(sort_case<std::int32_t>& c) {
   constexpr mergepath::mergesort_tuning t = Policy::tuning;
   c.keys_row(
       "mergepath::mergesort_tuned " + tuning_label(t), kind::ours, lands::in_place,
-      [&](int s) { mergepath::mergesort_tuned<Policy>(c.b.ctx, c.keys(s), c.n); }, t);
+      [&](int s) { mergepath::mergesort<Policy>(c.b.ctx, c.keys(s), c.n); }, t);
 }
 
 template <class Policy>
@@ -62,7 +62,7 @@ void pairs_row(sort_case<std::int32_t>& c) {
   constexpr mergepath::mergesort_tuning t = Policy::tuning;
   c.pairs_row(
       "mergepath::mergesort_pairs_tuned " + tuning_label(t), kind::ours, lands::in_place,
-      [&](int s) { mergepath::mergesort_pairs_tuned<Policy>(c.b.ctx, c.keys(s), c.values(s), c.n); }, t);
+      [&](int s) { mergepath::mergesort_pairs<Policy>(c.b.ctx, c.keys(s), c.values(s), c.n); }, t);
 }
 
 template <class... Policies>

@@ -391,8 +391,8 @@ void lower_bound_rows_for(search_case& c, mergepath::cuda_context& ctx, std::tup
         (t.b_tile_ratio == 12 ? "" : " b tiles " + std::to_string(t.b_tile_ratio)) +
         (t.needle_sample_max_ratio == 256 ? "" : " samples " + std::to_string(t.needle_sample_max_ratio));
     c.row(label, row_kind::ours, outputs::a_lower, [&](int s) {
-      mergepath::sorted_search_tuned<Policy, bounds::lower, search::index, search::none>(ctx, c.a(s), na, c.b(s), nb,
-                                                                                         c.a_out(s), nullptr);
+      mergepath::sorted_search<bounds::lower, search::index, search::none, Policy>(ctx, c.a(s), na, c.b(s), nb,
+                                                                                   c.a_out(s), nullptr);
     });
   };
   (one(static_cast<Policies*>(nullptr)), ...);

@@ -762,7 +762,7 @@ void measure(const char* name, index_t n, unsigned distinct_keys) {
                               2 * n, static_cast<const index_t*>(parts.data().get()), tiles, po,
                               mergepath::kernel::no_values{}, index_t{0}, false, mergepath::less<>{});
   };
-  auto merge = [&] { mergepath::merge_tuned<policy>(ctx, pa, n, pb, n, po); };
+  auto merge = [&] { mergepath::merge<policy>(ctx, pa, n, pb, n, po); };
   auto copy = [&] {
     cudaMemcpyAsync(out2.data().get(), po, 2 * n * sizeof(int), cudaMemcpyDeviceToDevice, ctx.stream());
   };
@@ -871,12 +871,12 @@ void run(long n, int reps) {
   check("mergepath pairs");
   auto tuned = [&](auto policy, const char* name) {
     using P = decltype(policy);
-    report(name, median_ms(reps, reset, [&] { mergepath::mergesort_tuned<P>(ctx, k, n); }));
+    report(name, median_ms(reps, reset, [&] { mergepath::mergesort<P>(ctx, k, n); }));
     check(name);
   };
   auto tuned_pairs = [&](auto policy, const char* name) {
     using P = decltype(policy);
-    report(name, median_ms(reps, reset, [&] { mergepath::mergesort_pairs_tuned<P>(ctx, k, v, n); }));
+    report(name, median_ms(reps, reset, [&] { mergepath::mergesort_pairs<P>(ctx, k, v, n); }));
     check(name);
   };
   // Four-way tiles (the blocksort and two-way tiles as the defaults'); 0 x 0: two-way only.
@@ -1352,15 +1352,15 @@ void measure(index_t n) {
                               nullptr, mergepath::kernel::match_totals{}, mergepath::less<>{});
   };
   auto lower = [&] {
-    mergepath::sorted_search_tuned<Policy, bounds::lower, search::index, search::none>(ctx, pa, n, pb, n, po, nullptr);
+    mergepath::sorted_search<bounds::lower, search::index, search::none, Policy>(ctx, pa, n, pb, n, po, nullptr);
   };
   auto complete = [&] {
-    mergepath::sorted_search_tuned<Policy, bounds::lower, search::index_match, search::index_match>(
-        ctx, pa, n, pb, n, po, b_out.data().get());
+    mergepath::sorted_search<bounds::lower, search::index_match, search::index_match, Policy>(ctx, pa, n, pb, n, po,
+                                                                                              b_out.data().get());
   };
   auto both_index = [&] {
-    mergepath::sorted_search_tuned<Policy, bounds::lower, search::index, search::index>(ctx, pa, n, pb, n, po,
-                                                                                        b_out.data().get());
+    mergepath::sorted_search<bounds::lower, search::index, search::index, Policy>(ctx, pa, n, pb, n, po,
+                                                                                  b_out.data().get());
   };
   // The complete search's tile kernel alone, with index and with index_match outputs.
   thrust::device_vector<unsigned long long> counters(mergepath::kernel::match_totals::words);
@@ -1498,8 +1498,8 @@ void measure(const char* label, inputs& in, mergepath::cuda_context& ctx, double
   };
   const double narrow = lower(std::true_type{}), wide = lower(std::false_type{});
   double complete = per_call_us(ctx.stream(), 10, [&] {
-    mergepath::sorted_search_tuned<Policy, bounds::lower, search::index_match, search::index_match>(ctx, pa, n, pb, n,
-                                                                                                   a_out, b_out);
+    mergepath::sorted_search<bounds::lower, search::index_match, search::index_match, Policy>(ctx, pa, n, pb, n, a_out,
+                                                                                              b_out);
   });
   std::printf("%-24s {%d, %2d, %4d}: lower bound staged as int32 %6.1f us (%3.0f%% of copy), as int64 %6.1f us "
               "(%3.0f%%); complete index_match %6.1f us\n",
@@ -1636,8 +1636,8 @@ int probe_main(int argc, char** argv) {
       if (!row_selected(what)) return;
       thrust::fill(out.begin(), out.end(), -1);
       auto search = [&](const int* pa) {
-        mergepath::sorted_search_tuned<Policy, mergepath::bounds::lower, mergepath::search::index,
-                                       mergepath::search::none>(ctx, pa, na, pb, nb, out.data().get(), nullptr);
+        mergepath::sorted_search<mergepath::bounds::lower, mergepath::search::index, mergepath::search::none, Policy>(
+            ctx, pa, na, pb, nb, out.data().get(), nullptr);
       };
       const double us = per_call_us(ctx.stream(), 20, [&] { search(next_set()); });
       search(a[0].data().get());                                  // the check's call
@@ -2088,8 +2088,8 @@ int probe_main(int argc, char** argv) {
       using P = decltype(policy);
       const std::string label = std::string(name) + " " + what;
       time(label.c_str(), [&] {
-        mergepath::device::set_operation<P, decltype(op)::value>(ctx, pa, nullptr, n, pb, nullptr, n, po, nullptr,
-                                                                 mergepath::less<>{});
+        mergepath::device::launch_set_operation<P, decltype(op)::value>(ctx, pa, nullptr, n, pb, nullptr, n, po,
+                                                                        nullptr, mergepath::less<>{});
       });
       std::printf("\n");
     };

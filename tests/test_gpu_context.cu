@@ -154,7 +154,7 @@ TEST_F(CudaContext, MergeCapturedInGraph) {
   try {
     mergepath::merge(ctx, a.data(), na, b.data(), nb, out.data());
     mergepath::merge_pairs(ctx, a.data(), a_vals.data(), na, b.data(), b_vals.data(), nb, keys.data(), vals.data());
-    mergepath::merge_tuned<small_tile_policy>(ctx, a.data(), na, b.data(), nb, tiled_out.data());
+    mergepath::merge<small_tile_policy>(ctx, a.data(), na, b.data(), nb, tiled_out.data());
   } catch (...) {
     (void)cudaStreamEndCapture(ctx.stream(), &graph);  // leave the stream usable, then report
     if (graph) (void)cudaGraphDestroy(graph);

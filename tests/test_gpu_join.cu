@@ -283,10 +283,10 @@ TEST_F(GpuJoinMisc, SetOperationsPrefetchingEveryNextTile) {
       for (std::size_t k = 0; k < ha.size(); ++k) ha_vals[k] = static_cast<int>(k);
       for (std::size_t k = 0; k < hb.size(); ++k) hb_vals[k] = ~static_cast<int>(k);
       device_vector<int> a(ha), b(hb), av(ha_vals), bv(hb_vals), out(ha.size() + hb.size()), out_vals(out.size());
-      const index_t n = mergepath::device::set_operation<prefetching_set_policy, set_op::union_>(
+      const index_t n = mergepath::device::launch_set_operation<prefetching_set_policy, set_op::union_>(
           ctx, a.data(), av.data(), na, b.data(), bv.data(), nb, out.data(), out_vals.data(), mergepath::less<>{});
       std::vector<int> union_got = out.download(), union_vals = out_vals.download();
-      const index_t m = mergepath::device::set_operation<prefetching_set_policy, set_op::intersection>(
+      const index_t m = mergepath::device::launch_set_operation<prefetching_set_policy, set_op::intersection>(
           ctx, a.data(), nullptr, na, b.data(), nullptr, nb, out.data(), nullptr, mergepath::less<>{});
       if (!sorted) continue;  // any counts, nothing out of bounds
       std::vector<int> union_keys, common;

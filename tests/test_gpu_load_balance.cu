@@ -390,11 +390,11 @@ TYPED_TEST(GpuLoadBalance, SegmentedReduceFixUpAcrossManyBlocks) {
     for (index_t count : {index_t{98303}, index_t{98305}, index_t{(3 << 20) + 17}}) {
       if (count > max_test_size()) continue;
       SCOPED_TRACE(::testing::Message() << shape << " count " << count << " seed " << base_seed());
-      expect_maps_composed_in_order<TypeParam>(shape, count, 7, [&](auto maps, auto starts, index_t num_segments,
-                                                                    auto out, affine_map identity) {
-        mergepath::transform_segmented_reduce_tuned<tiny_reduce_policy>(ctx, map_at{maps}, count, starts,
-                                                                        num_segments, out, identity, compose_affine{});
-      });
+      expect_maps_composed_in_order<TypeParam>(
+          shape, count, 7, [&](auto maps, auto starts, index_t num_segments, auto out, affine_map identity) {
+            mergepath::transform_segmented_reduce<tiny_reduce_policy>(ctx, map_at{maps}, count, starts, num_segments,
+                                                                      out, identity, compose_affine{});
+          });
     }
 }
 

@@ -103,7 +103,7 @@ TYPED_TEST(GpuMergeTuned, Keys) {
     SCOPED_TRACE(c.name());
     ASSERT_NO_FATAL_FAILURE(check_gpu_merge(ctx, make_merge_input<int>(c, mergepath::less<>{}), mergepath::less<>{},
                                             [](auto& ctx, auto a, index_t na, auto b, index_t nb, auto out) {
-                                              mergepath::merge_tuned<TypeParam>(ctx, a, na, b, nb, out);
+                                              mergepath::merge<TypeParam>(ctx, a, na, b, nb, out);
                                             }));
   }
 }
@@ -115,7 +115,7 @@ TYPED_TEST(GpuMergeTuned, Pairs) {
     ASSERT_NO_FATAL_FAILURE((check_gpu_merge_pairs<int, int>(
         ctx, make_merge_input<int>(c, mergepath::less<>{}), mergepath::less<>{},
         [](auto& ctx, auto ak, auto av, index_t na, auto bk, auto bv, index_t nb, auto ok, auto ov) {
-          mergepath::merge_pairs_tuned<TypeParam>(ctx, ak, av, na, bk, bv, nb, ok, ov);
+          mergepath::merge_pairs<TypeParam>(ctx, ak, av, na, bk, bv, nb, ok, ov);
         })));
   }
 }
@@ -137,14 +137,14 @@ TEST_F(GpuMergePolicies, DifferentTuningsOfOneSignature) {
   merge_input<int> in = make_merge_input<int>(c, mergepath::less<>{});
   auto check = [&](auto run) { ASSERT_NO_FATAL_FAILURE(check_gpu_merge(ctx, in, mergepath::less<>{}, run)); };
   check([](auto& ctx, auto a, index_t na, auto b, index_t nb, auto out) {
-    mergepath::merge_tuned<two_stage_policy>(ctx, a, na, b, nb, out);
+    mergepath::merge<two_stage_policy>(ctx, a, na, b, nb, out);
   });
   check([](auto& ctx, auto a, index_t na, auto b, index_t nb, auto out) { mergepath::merge(ctx, a, na, b, nb, out); });
   check([](auto& ctx, auto a, index_t na, auto b, index_t nb, auto out) {
-    mergepath::merge_tuned<big_tile_policy>(ctx, a, na, b, nb, out);
+    mergepath::merge<big_tile_policy>(ctx, a, na, b, nb, out);
   });
   check([](auto& ctx, auto a, index_t na, auto b, index_t nb, auto out) {
-    mergepath::merge_tuned<one_stage_policy>(ctx, a, na, b, nb, out);
+    mergepath::merge<one_stage_policy>(ctx, a, na, b, nb, out);
   });
 }
 
@@ -213,7 +213,7 @@ TEST_F(GpuMergeArguments, BadArgumentsThrowBeforeWriting) {
   expect_invalid_argument([&] { mergepath::merge(ctx, null, 3, b.data(), 2, out.data()); }, "a is a null pointer");
   expect_invalid_argument([&] { mergepath::merge(ctx, a.data(), 3, null, 2, out.data()); }, "b is a null pointer");
   expect_invalid_argument([&] { mergepath::merge(ctx, a.data(), 3, b.data(), 2, null); }, "out is a null pointer");
-  expect_invalid_argument([&] { mergepath::merge_tuned<one_stage_policy>(ctx, a.data(), 3, b.data(), -5, out.data()); },
+  expect_invalid_argument([&] { mergepath::merge<one_stage_policy>(ctx, a.data(), 3, b.data(), -5, out.data()); },
                           "b count is negative");
   expect_invalid_argument(
       [&] { mergepath::merge_pairs(ctx, a.data(), a.data(), 3, b.data(), b.data(), -1, out.data(), vals.data()); },
@@ -301,9 +301,9 @@ TEST_F(GpuMergeUnsorted, DoesNotFault) {
     index_t na = n, nb = n / 2 + 1;
     device_vector<int> da(a), db(b), out(a.size() + b.size()), vals(a.size() + b.size());
     mergepath::merge(ctx, da.data(), na, db.data(), nb, out.data());
-    mergepath::merge_tuned<two_stage_policy>(ctx, da.data(), na, db.data(), nb, out.data());
-    mergepath::merge_tuned<one_stage_policy>(ctx, da.data(), na, db.data(), nb, out.data());
-    mergepath::merge_tuned<sparse_samples_policy>(ctx, da.data(), na, db.data(), nb, out.data());
+    mergepath::merge<two_stage_policy>(ctx, da.data(), na, db.data(), nb, out.data());
+    mergepath::merge<one_stage_policy>(ctx, da.data(), na, db.data(), nb, out.data());
+    mergepath::merge<sparse_samples_policy>(ctx, da.data(), na, db.data(), nb, out.data());
     mergepath::merge_pairs(ctx, da.data(), da.data(), na, db.data(), db.data(), nb, out.data(), vals.data());
     EXPECT_NO_THROW(ctx.synchronize()) << "n " << n;
   }

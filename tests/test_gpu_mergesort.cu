@@ -159,7 +159,7 @@ TYPED_TEST(GpuMergesortTuned, Keys) {
     SCOPED_TRACE(c.name());
     ASSERT_NO_FATAL_FAILURE(
         check_gpu_sort(ctx, make_sort_keys<int>(c), mergepath::less<>{},
-                       [](auto& ctx, auto keys, index_t n) { mergepath::mergesort_tuned<TypeParam>(ctx, keys, n); }));
+                       [](auto& ctx, auto keys, index_t n) { mergepath::mergesort<TypeParam>(ctx, keys, n); }));
   }
 }
 
@@ -168,12 +168,12 @@ TYPED_TEST(GpuMergesortTuned, NarrowKeys) {
   mergepath::cuda_context ctx;
   for (const sort_case& c : sort_cases(tuned_sizes<TypeParam>())) {
     SCOPED_TRACE(c.name());
-    ASSERT_NO_FATAL_FAILURE(check_gpu_sort(
-        ctx, make_sort_keys<std::uint8_t>(c), mergepath::less<>{},
-        [](auto& ctx, auto keys, index_t n) { mergepath::mergesort_tuned<TypeParam>(ctx, keys, n); }));
+    ASSERT_NO_FATAL_FAILURE(
+        check_gpu_sort(ctx, make_sort_keys<std::uint8_t>(c), mergepath::less<>{},
+                       [](auto& ctx, auto keys, index_t n) { mergepath::mergesort<TypeParam>(ctx, keys, n); }));
     ASSERT_NO_FATAL_FAILURE((check_gpu_sort_pairs<std::int16_t, int>(
         ctx, make_sort_keys<std::int16_t>(c), mergepath::greater<>{}, [](auto& ctx, auto keys, auto vals, index_t n) {
-          mergepath::mergesort_pairs_tuned<TypeParam>(ctx, keys, vals, n, mergepath::greater<>{});
+          mergepath::mergesort_pairs<TypeParam>(ctx, keys, vals, n, mergepath::greater<>{});
         })));
   }
 }
@@ -185,7 +185,7 @@ TYPED_TEST(GpuMergesortTuned, Pairs) {
     SCOPED_TRACE(c.name());
     ASSERT_NO_FATAL_FAILURE((check_gpu_sort_pairs<point, int>(
         ctx, make_sort_keys<point>(c), point_x_less{}, [](auto& ctx, auto keys, auto vals, index_t n) {
-          mergepath::mergesort_pairs_tuned<TypeParam>(ctx, keys, vals, n, point_x_less{});
+          mergepath::mergesort_pairs<TypeParam>(ctx, keys, vals, n, point_x_less{});
         })));
   }
 }
@@ -366,14 +366,14 @@ void sort_with_nans(mergepath::cuda_context& ctx, index_t n) {
     x = rng() % 3 == 0 ? std::numeric_limits<float>::quiet_NaN() : static_cast<float>(rng() % 1000);
   device_vector<float> keys(in), pair_keys(in);
   device_vector<int> vals(static_cast<std::size_t>(n));
-  mergepath::mergesort_tuned<Policy>(ctx, keys.data(), n);
-  mergepath::mergesort_pairs_tuned<Policy>(ctx, pair_keys.data(), vals.data(), n);
+  mergepath::mergesort<Policy>(ctx, keys.data(), n);
+  mergepath::mergesort_pairs<Policy>(ctx, pair_keys.data(), vals.data(), n);
   ctx.synchronize();
   // Still usable: a well-ordered sort afterwards is right.
   std::vector<float> finite(in.size());
   for (std::size_t i = 0; i < in.size(); ++i) finite[i] = static_cast<float>(i * 7919 % 1013);
   keys.upload(finite);
-  mergepath::mergesort_tuned<Policy>(ctx, keys.data(), n);
+  mergepath::mergesort<Policy>(ctx, keys.data(), n);
   EXPECT_TRUE(ranges_equal(std_stable_sort(finite, mergepath::less<>{}), keys.download()));
 }
 
@@ -398,13 +398,12 @@ TEST_F(GpuMergesortArguments, BadArgumentsThrowBeforeWriting) {
   int* null = nullptr;
   expect_invalid_argument([&] { mergepath::mergesort(ctx, keys.data(), -1); }, "keys count is negative");
   expect_invalid_argument([&] { mergepath::mergesort(ctx, null, 3); }, "keys is a null pointer");
-  expect_invalid_argument([&] { mergepath::mergesort_tuned<small_policy>(ctx, keys.data(), -2); },
-                          "keys count is negative");
+  expect_invalid_argument([&] { mergepath::mergesort<small_policy>(ctx, keys.data(), -2); }, "keys count is negative");
   expect_invalid_argument([&] { mergepath::mergesort_pairs(ctx, keys.data(), vals.data(), -1); },
                           "keys count is negative");
   expect_invalid_argument([&] { mergepath::mergesort_pairs(ctx, null, vals.data(), 3); }, "keys is a null pointer");
   expect_invalid_argument([&] { mergepath::mergesort_pairs(ctx, keys.data(), null, 3); }, "vals is a null pointer");
-  expect_invalid_argument([&] { mergepath::mergesort_pairs_tuned<small_policy>(ctx, keys.data(), null, 3); },
+  expect_invalid_argument([&] { mergepath::mergesort_pairs<small_policy>(ctx, keys.data(), null, 3); },
                           "vals is a null pointer");
   ctx.synchronize();
   EXPECT_EQ(keys.download(), unsorted);

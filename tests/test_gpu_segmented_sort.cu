@@ -465,11 +465,11 @@ TYPED_TEST(GpuSegmentedSortTuned, Keys) {
     const device_heads d(heads, c.count);
     segsort_stats stats;
     ASSERT_NO_FATAL_FAILURE(check_gpu_keys(ctx, keys, expected, [&](auto& ctx, auto k, index_t n) {
-      mergepath::segmented_sort_tuned<TypeParam>(ctx, k, n, d.indices.data(), d.num_heads, mergepath::less<>{}, &stats);
+      mergepath::segmented_sort<TypeParam>(ctx, k, n, d.indices.data(), d.num_heads, mergepath::less<>{}, &stats);
     })) << "segmented_sort_tuned";
     ASSERT_TRUE(stats_consistent(stats, c.count, TypeParam::tuning));
     ASSERT_NO_FATAL_FAILURE(check_gpu_keys(ctx, keys, expected, [&](auto& ctx, auto k, index_t n) {
-      mergepath::segmented_sort_flags_tuned<TypeParam>(ctx, k, n, d.flags.data());
+      mergepath::segmented_sort_flags<TypeParam>(ctx, k, n, d.flags.data());
     })) << "segmented_sort_flags_tuned";
   }
 }
@@ -484,17 +484,14 @@ TYPED_TEST(GpuSegmentedSortTuned, Pairs) {
     const auto expected = std_segmented_sort_pairs<point, int>(keys, heads, point_x_less{});
     const device_heads d(heads, c.count);
     segsort_stats stats;
-    ASSERT_NO_FATAL_FAILURE((check_gpu_pairs<point, int>(ctx, keys, expected,
-                                                         [&](auto& ctx, auto k, auto v, index_t n) {
-                                                           mergepath::segmented_sort_pairs_tuned<TypeParam>(
-                                                               ctx, k, v, n, d.indices32.data(), d.num_heads,
-                                                               point_x_less{}, &stats);
-                                                         })))
-        << "segmented_sort_pairs_tuned";
+    ASSERT_NO_FATAL_FAILURE((check_gpu_pairs<point,
+                                             int>(ctx, keys, expected, [&](auto& ctx, auto k, auto v, index_t n) {
+      mergepath::segmented_sort_pairs<TypeParam>(ctx, k, v, n, d.indices32.data(), d.num_heads, point_x_less{}, &stats);
+    }))) << "segmented_sort_pairs_tuned";
     ASSERT_TRUE(stats_consistent(stats, c.count, TypeParam::tuning));
     ASSERT_NO_FATAL_FAILURE((check_gpu_pairs<point, int>(ctx, keys, expected,
                                                          [&](auto& ctx, auto k, auto v, index_t n) {
-                                                           mergepath::segmented_sort_pairs_flags_tuned<TypeParam>(
+                                                           mergepath::segmented_sort_pairs_flags<TypeParam>(
                                                                ctx, k, v, n, d.flags.data(), point_x_less{});
                                                          })))
         << "segmented_sort_pairs_flags_tuned";
@@ -507,17 +504,15 @@ TYPED_TEST(GpuSegmentedSortTuned, Locality) {
     SCOPED_TRACE(c.name());
     const std::vector<point> keys = c.keys<point>();
     segsort_stats stats;
-    ASSERT_NO_FATAL_FAILURE(check_gpu_keys(ctx, keys, std_stable_sort(keys, point_x_less{}),
-                                           [&](auto& ctx, auto k, index_t n) {
-                                             mergepath::locality_sort_tuned<TypeParam>(ctx, k, n, point_x_less{},
-                                                                                       &stats);
-                                           }))
+    ASSERT_NO_FATAL_FAILURE(check_gpu_keys(
+        ctx, keys, std_stable_sort(keys, point_x_less{}),
+        [&](auto& ctx, auto k, index_t n) { mergepath::locality_sort<TypeParam>(ctx, k, n, point_x_less{}, &stats); }))
         << "locality_sort_tuned";
     ASSERT_TRUE(stats_consistent(stats, c.count, TypeParam::tuning));
     ASSERT_NO_FATAL_FAILURE(
         (check_gpu_pairs<point, int>(ctx, keys, std_stable_sort_pairs<point, int>(keys, point_x_less{}),
                                      [](auto& ctx, auto k, auto v, index_t n) {
-                                       mergepath::locality_sort_pairs_tuned<TypeParam>(ctx, k, v, n, point_x_less{});
+                                       mergepath::locality_sort_pairs<TypeParam>(ctx, k, v, n, point_x_less{});
                                      })))
         << "locality_sort_pairs_tuned";
   }
@@ -747,9 +742,7 @@ TEST_F(GpuSegmentedSortMalformed, CheckedModeThrowsBeforeWriting) {
           [&] { mergepath::segmented_sort_pairs(ctx, k.data(), v.data(), c.count, d.indices.data(), d.num_heads); },
           named);
       expect_invalid_argument(
-          [&] {
-            mergepath::segmented_sort_tuned<small_policy>(ctx, k.data(), c.count, d.indices32.data(), d.num_heads);
-          },
+          [&] { mergepath::segmented_sort<small_policy>(ctx, k.data(), c.count, d.indices32.data(), d.num_heads); },
           named);
       ctx.synchronize();
       ASSERT_EQ(k.download(), keys);
@@ -803,7 +796,7 @@ TEST_F(GpuSegmentedSortArguments, BadArgumentsThrowBeforeWriting) {
                           "heads is a null pointer");
   expect_invalid_argument([&] { mergepath::segmented_sort(ctx, k.data(), 3, heads.data(), -1); },
                           "heads count is negative");
-  expect_invalid_argument([&] { mergepath::segmented_sort_tuned<small_policy>(ctx, k.data(), -2, heads.data(), 2); },
+  expect_invalid_argument([&] { mergepath::segmented_sort<small_policy>(ctx, k.data(), -2, heads.data(), 2); },
                           "keys count is negative");
   expect_invalid_argument([&] { mergepath::segmented_sort_pairs(ctx, k.data(), v.data(), -1, heads.data(), 2); },
                           "keys count is negative");
@@ -814,7 +807,7 @@ TEST_F(GpuSegmentedSortArguments, BadArgumentsThrowBeforeWriting) {
   expect_invalid_argument([&] { mergepath::segmented_sort_pairs(ctx, k.data(), v.data(), 3, null_heads, 2); },
                           "heads is a null pointer");
   expect_invalid_argument(
-      [&] { mergepath::segmented_sort_pairs_tuned<small_policy>(ctx, k.data(), null, 3, heads.data(), 2); },
+      [&] { mergepath::segmented_sort_pairs<small_policy>(ctx, k.data(), null, 3, heads.data(), 2); },
       "vals is a null pointer");
   expect_invalid_argument([&] { mergepath::segmented_sort_flags(ctx, k.data(), -1, flags.data()); },
                           "keys count is negative");
@@ -822,21 +815,20 @@ TEST_F(GpuSegmentedSortArguments, BadArgumentsThrowBeforeWriting) {
                           "keys is a null pointer");
   expect_invalid_argument([&] { mergepath::segmented_sort_flags(ctx, k.data(), 3, null_flags); },
                           "head_flags is a null pointer");
-  expect_invalid_argument([&] { mergepath::segmented_sort_flags_tuned<small_policy>(ctx, k.data(), 3, null_flags); },
+  expect_invalid_argument([&] { mergepath::segmented_sort_flags<small_policy>(ctx, k.data(), 3, null_flags); },
                           "head_flags is a null pointer");
   expect_invalid_argument([&] { mergepath::segmented_sort_pairs_flags(ctx, k.data(), null, 3, flags.data()); },
                           "vals is a null pointer");
   expect_invalid_argument([&] { mergepath::segmented_sort_pairs_flags(ctx, k.data(), v.data(), 3, null_flags); },
                           "head_flags is a null pointer");
   expect_invalid_argument(
-      [&] { mergepath::segmented_sort_pairs_flags_tuned<small_policy>(ctx, null, v.data(), 3, flags.data()); },
+      [&] { mergepath::segmented_sort_pairs_flags<small_policy>(ctx, null, v.data(), 3, flags.data()); },
       "keys is a null pointer");
   expect_invalid_argument([&] { mergepath::locality_sort(ctx, k.data(), -1); }, "keys count is negative");
   expect_invalid_argument([&] { mergepath::locality_sort(ctx, null, 3); }, "keys is a null pointer");
-  expect_invalid_argument([&] { mergepath::locality_sort_tuned<small_policy>(ctx, null, 3); },
-                          "keys is a null pointer");
+  expect_invalid_argument([&] { mergepath::locality_sort<small_policy>(ctx, null, 3); }, "keys is a null pointer");
   expect_invalid_argument([&] { mergepath::locality_sort_pairs(ctx, k.data(), null, 3); }, "vals is a null pointer");
-  expect_invalid_argument([&] { mergepath::locality_sort_pairs_tuned<small_policy>(ctx, k.data(), v.data(), -1); },
+  expect_invalid_argument([&] { mergepath::locality_sort_pairs<small_policy>(ctx, k.data(), v.data(), -1); },
                           "keys count is negative");
   ctx.synchronize();
   EXPECT_EQ(k.download(), unsorted);

@@ -114,27 +114,23 @@ TEST_F(GpuSortRadixPath, EverySize) {
   mergepath::cuda_context ctx;
   for (const sort_case& c : sort_cases(sort_sizes())) {
     SCOPED_TRACE(c.name());
-    ASSERT_NO_FATAL_FAILURE(check_gpu_sort(ctx, make_sort_keys<int>(c), mergepath::less<>{},
-                                           [](auto& ctx, auto keys, index_t n) {
-                                             mergepath::sort_tuned<always_radix>(ctx, keys, n);
-                                           }));
     ASSERT_NO_FATAL_FAILURE(
-        check_gpu_sort(ctx, make_sort_keys<double>(c), mergepath::greater<>{}, [](auto& ctx, auto keys, index_t n) {
-          mergepath::sort_tuned<always_radix>(ctx, keys, n, mergepath::greater<>{});
-        }));
+        check_gpu_sort(ctx, make_sort_keys<int>(c), mergepath::less<>{},
+                       [](auto& ctx, auto keys, index_t n) { mergepath::sort<always_radix>(ctx, keys, n); }));
+    ASSERT_NO_FATAL_FAILURE(check_gpu_sort(
+        ctx, make_sort_keys<double>(c), mergepath::greater<>{},
+        [](auto& ctx, auto keys, index_t n) { mergepath::sort<always_radix>(ctx, keys, n, mergepath::greater<>{}); }));
     ASSERT_NO_FATAL_FAILURE((check_gpu_sort_pairs<std::int16_t, std::int64_t>(
         ctx, make_sort_keys<std::int16_t>(c), mergepath::greater<>{}, [](auto& ctx, auto keys, auto vals, index_t n) {
-          mergepath::sort_pairs_tuned<always_radix>(ctx, keys, vals, n, mergepath::greater<>{});
+          mergepath::sort_pairs<always_radix>(ctx, keys, vals, n, mergepath::greater<>{});
         })));
-    ASSERT_NO_FATAL_FAILURE(check_gpu_sort_copy(ctx, make_sort_keys<int>(c), mergepath::less<>{},
-                                                [](auto& ctx, auto in, index_t n, auto out) {
-                                                  mergepath::sort_copy_tuned<always_radix>(ctx, in, n, out);
-                                                }));
+    ASSERT_NO_FATAL_FAILURE(check_gpu_sort_copy(
+        ctx, make_sort_keys<int>(c), mergepath::less<>{},
+        [](auto& ctx, auto in, index_t n, auto out) { mergepath::sort_copy<always_radix>(ctx, in, n, out); }));
     ASSERT_NO_FATAL_FAILURE((check_gpu_sort_pairs_copy<std::int16_t, std::int64_t>(
         ctx, make_sort_keys<std::int16_t>(c), mergepath::greater<>{},
         [](auto& ctx, auto keys, auto vals, index_t n, auto keys_out, auto vals_out) {
-          mergepath::sort_pairs_copy_tuned<always_radix>(ctx, keys, vals, n, keys_out, vals_out,
-                                                         mergepath::greater<>{});
+          mergepath::sort_pairs_copy<always_radix>(ctx, keys, vals, n, keys_out, vals_out, mergepath::greater<>{});
         })));
   }
 }
@@ -177,14 +173,14 @@ TEST_F(GpuSortRadixPath, SignedZerosStayInInputOrder) {
   for (int i = 0; i < 5000; ++i) keys.push_back(i % 3 == 0 ? -0.0f : i % 3 == 1 ? 0.0f : static_cast<float>(i % 7) - 3);
   for (auto comp_is_less : {true, false}) {
     if (comp_is_less)
-      ASSERT_NO_FATAL_FAILURE((check_gpu_sort_pairs<float, int>(
-          ctx, keys, mergepath::less<>{}, [](auto& ctx, auto k, auto v, index_t n) {
-            mergepath::sort_pairs_tuned<always_radix>(ctx, k, v, n, mergepath::less<>{});
+      ASSERT_NO_FATAL_FAILURE(
+          (check_gpu_sort_pairs<float, int>(ctx, keys, mergepath::less<>{}, [](auto& ctx, auto k, auto v, index_t n) {
+            mergepath::sort_pairs<always_radix>(ctx, k, v, n, mergepath::less<>{});
           })));
     else
-      ASSERT_NO_FATAL_FAILURE((check_gpu_sort_pairs<float, int>(
-          ctx, keys, mergepath::greater<>{}, [](auto& ctx, auto k, auto v, index_t n) {
-            mergepath::sort_pairs_tuned<always_radix>(ctx, k, v, n, mergepath::greater<>{});
+      ASSERT_NO_FATAL_FAILURE((
+          check_gpu_sort_pairs<float, int>(ctx, keys, mergepath::greater<>{}, [](auto& ctx, auto k, auto v, index_t n) {
+            mergepath::sort_pairs<always_radix>(ctx, k, v, n, mergepath::greater<>{});
           })));
   }
 }

@@ -107,7 +107,7 @@ mergepath::match_counts run_search(mergepath::cuda_context& ctx, Args... args) {
   if constexpr (std::is_void_v<Policy>)
     return mergepath::sorted_search<Bounds, TypeA, TypeB>(ctx, args...);
   else
-    return mergepath::sorted_search_tuned<Policy, Bounds, TypeA, TypeB>(ctx, args...);
+    return mergepath::sorted_search<Bounds, TypeA, TypeB, Policy>(ctx, args...);
 }
 
 // Runs the complete search into guarded, poisoned outputs (nullptr for a side of search::none)
@@ -686,7 +686,7 @@ TEST_F(GpuSortedSearchArguments, BadArgumentsThrowBeforeWriting) {
   expect_invalid_argument([&] { full(a.data(), 3, b.data(), 2, a_out.data(), null); }, "b_out is a null pointer");
   expect_invalid_argument(
       [&] {
-        mergepath::sorted_search_tuned<partition_pass_policy, bounds::upper, search::index_match, search::none>(
+        mergepath::sorted_search<bounds::upper, search::index_match, search::none, partition_pass_policy>(
             ctx, a.data(), 3, b.data(), 2, null, nullptr);
       },
       "a_out is a null pointer");
@@ -790,7 +790,7 @@ TEST_F(GpuSortedSearchChecked, UnsortedInputThrowsNamingThePosition) {
         "a[5]");
     expect_invalid_argument(
         [&] {
-          mergepath::sorted_search_tuned<partition_pass_policy, bounds::lower, search::none, search::index>(
+          mergepath::sorted_search<bounds::lower, search::none, search::index, partition_pass_policy>(
               ctx, sorted.data(), count, b.data(), count, nullptr, b_out.data());
         },
         "b[7]");

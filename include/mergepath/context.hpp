@@ -17,6 +17,8 @@
 #endif
 #if MERGEPATH_HAS_CUDA
 #include <cuda_runtime_api.h>
+
+#include "detail/launch.cuh"
 #endif
 
 namespace mergepath {

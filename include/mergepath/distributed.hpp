@@ -53,7 +53,7 @@
 #include <utility>
 
 #include "context.hpp"
-#include "detail/distributed_sort.hpp"
+#include "distributed/sort.hpp"
 #include "error.hpp"
 #include "functional.hpp"
 
@@ -203,10 +203,10 @@ class nccl_communicator {
 }  // namespace mergepath
 
 #if MERGEPATH_HAS_MPI
-#include "detail/distributed_mpi.hpp"
+#include "distributed/mpi.hpp"
 #endif
 #if MERGEPATH_HAS_CUDA
-#include "detail/distributed_device.cuh"
+#include "distributed/device.cuh"
 #endif
 
 namespace mergepath {

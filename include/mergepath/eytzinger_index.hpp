@@ -12,14 +12,11 @@
 #include <type_traits>
 #include <vector>
 
+#include "binary_search.hpp"
 #include "context.hpp"
 #include "error.hpp"
 #include "functional.hpp"
-#include "host/binary_search.hpp"
 #include "thread/binary_search.hpp"
-#if MERGEPATH_HAS_CUDA
-#include "device/binary_search.cuh"
-#endif
 
 namespace mergepath {
 

@@ -2,13 +2,7 @@
 // Vectorized Sorted Search sketches them: vectorized sorted search finds each row's partners,
 // load-balancing search expands the pairs.
 //
-//   enum class join_kind { inner, left, right, full_outer, left_semi, left_anti };
-//
-//   template <join_kind Kind = join_kind::inner, class Index = std::int64_t, class Ctx, class AIt, class BIt,
-//             class Comp = less<>>
-//   join_result<Ctx, Index> merge_join(Ctx& ctx, AIt a, std::int64_t a_count, BIt b, std::int64_t b_count,
-//                                      Comp comp = {});
-//   sort_merge_join: the same, for a and b in any order.
+// join_kind is inner, left, right, full_outer, left_semi or left_anti (thread/join.hpp).
 //
 // merge_join: a and b sorted by comp. The result holds every pair (i, j) with a[i] equivalent to
 // b[j]; left adds (i, -1) for each a row without a partner, right adds (-1, j) for each such b
@@ -37,8 +31,40 @@
 // returns once the output's size is known: the rows are written asynchronously on ctx.stream().
 #pragma once
 
+#include "detail/backend.hpp"
 #include "host/join.hpp"
 #include "thread/join.hpp"
 #if MERGEPATH_HAS_CUDA
 #include "device/join.cuh"
 #endif
+
+namespace mergepath {
+namespace detail {
+
+template <class Index, class AIt, class BIt>
+void check_join_call(const char* algorithm, AIt a, std::int64_t a_count, BIt b, std::int64_t b_count) {
+  require_range(algorithm, "a", a, a_count);
+  require_range(algorithm, "b", b, b_count);
+  require_join_index<Index>(algorithm, a_count, b_count);
+}
+
+}  // namespace detail
+
+template <join_kind Kind = join_kind::inner, class Index = std::int64_t, class Ctx, class AIt, class BIt,
+          class Comp = less<>>
+join_result<Ctx, Index> merge_join(Ctx& ctx, AIt a, std::int64_t a_count, BIt b, std::int64_t b_count, Comp comp = {}) {
+  detail::check_join_call<Index>("merge_join", a, a_count, b, b_count);
+  backend::check_merge_inputs(ctx, "merge_join", a, a_count, b, b_count, comp);
+  return backend::join_sorted<Kind, Index>(ctx, a, a_count, b, b_count, detail::identity_rows{},
+                                           detail::identity_rows{}, comp);
+}
+
+template <join_kind Kind = join_kind::inner, class Index = std::int64_t, class Ctx, class AIt, class BIt,
+          class Comp = less<>>
+join_result<Ctx, Index> sort_merge_join(Ctx& ctx, AIt a, std::int64_t a_count, BIt b, std::int64_t b_count,
+                                        Comp comp = {}) {
+  detail::check_join_call<Index>("sort_merge_join", a, a_count, b, b_count);
+  return backend::sort_merge_join<Kind, Index>(ctx, a, a_count, b, b_count, comp);
+}
+
+}  // namespace mergepath

@@ -31,7 +31,7 @@ struct segsort_stats {
   }
 };
 
-// Prints the seed's table: a row per pass, then the average and the total, each as tile counts
+// Prints moderngpu's table: a row per pass, then the average and the total, each as tile counts
 // and percentages of stats.tiles.
 inline std::ostream& operator<<(std::ostream& os, const segsort_stats& stats) {
   auto percent = [&](double tiles) { return stats.tiles > 0 ? 100.0 * tiles / static_cast<double>(stats.tiles) : 0.0; };

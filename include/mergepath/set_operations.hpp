@@ -34,6 +34,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "detail/backend.hpp"
 #include "functional.hpp"
 #include "host/set_operations.hpp"
 #include "thread/set_operations.hpp"
@@ -42,6 +43,19 @@
 #endif
 
 namespace mergepath {
+namespace detail {
+
+// The checks every set operation makes (counts, pointers, checked mode), then the backend's walk.
+template <set_op Op, class Ctx, class AKeys, class AVals, class BKeys, class BVals, class OutKeys, class OutVals,
+          class Comp>
+index_t run_set_operation(Ctx& ctx, const char* algorithm, AKeys a_keys, AVals a_vals, index_t a_count, BKeys b_keys,
+                          BVals b_vals, index_t b_count, OutKeys out_keys, OutVals out_vals, Comp comp) {
+  require_set_operation_ranges<Op>(algorithm, a_keys, a_vals, a_count, b_keys, b_vals, b_count, out_keys, out_vals);
+  backend::check_merge_inputs(ctx, algorithm, a_keys, a_count, b_keys, b_count, comp);
+  return backend::set_operation<Op>(ctx, a_keys, a_vals, a_count, b_keys, b_vals, b_count, out_keys, out_vals, comp);
+}
+
+}  // namespace detail
 
 template <class Ctx, class AIt, class BIt, class OutIt, class Comp = less<>>
 std::int64_t set_union(Ctx& ctx, AIt a, std::int64_t a_count, BIt b, std::int64_t b_count, OutIt out, Comp comp = {}) {

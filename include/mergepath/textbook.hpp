@@ -1,6 +1,7 @@
-// The textbook ladder of GPU merge kernels (seeds 001, 002), for study and comparison; use
-// mergepath::merge for real work. Same contract as merge (stable, any comparator, 64-bit
-// counts, asynchronous on ctx.stream()), keys only, cuda_context only.
+// The textbook ladder of GPU merge kernels (Programming Massively Parallel Processors ch. 12; the
+// ECE 508 lecture), for study and comparison; use mergepath::merge for real work. Same contract
+// as merge (stable, any comparator, 64-bit counts, asynchronous on ctx.stream()), keys only,
+// cuda_context only.
 #pragma once
 
 #include "context.hpp"
@@ -8,6 +9,7 @@
 #include "functional.hpp"
 
 #if MERGEPATH_HAS_CUDA
+#include "detail/launch.cuh"
 #include "kernel/textbook_merge.cuh"
 
 namespace mergepath {

@@ -7,12 +7,15 @@
 #include <type_traits>
 
 #include "../context.hpp"
+#include "../detail/backend.hpp"
+#include "../detail/launch.cuh"
 #include "../error.hpp"
 #include "../functional.hpp"
 #include "../kernel/binary_search.cuh"
 #include "../tuning/binary_search.hpp"
 #include "check_sorted.cuh"
 #include "mergesort.cuh"
+#include "primitives.cuh"
 #include "radix_sort.cuh"
 #include "sorted_search.cuh"
 
@@ -24,14 +27,6 @@ inline unsigned grid_for(const cuda_context& ctx, index_t n, int block_threads, 
   index_t blocks = detail::ceil_div<index_t>(n, block_threads);
   return static_cast<unsigned>(detail::max_of<index_t>(
       1, detail::min_of<index_t>(blocks, index_t{blocks_per_sm} * ctx.props().multiProcessorCount)));
-}
-
-// A grid of one thread per item (the kernels loop past the grid's limit). For the searches it beat
-// a grid of a few blocks per SM looping over the needles, Eytzinger too, even though every block
-// copies the tree's top levels (docs/design/search.md#4-what-was-tried).
-inline unsigned one_per_thread_grid(index_t n, int block_threads) {
-  return static_cast<unsigned>(
-      detail::min_of<index_t>(detail::ceil_div<index_t>(n, block_threads), std::numeric_limits<int>::max()));
 }
 
 // The sorting path of batch_search: sorts the needles with their positions (CUB's radix sort
@@ -72,12 +67,13 @@ void sort_then_search(cuda_context& ctx, NeedleIt needles, index_t needle_count,
   } else {
     detail::launch("copy_kernel", kernel::copy_kernel<NeedleIt, Key*>, grid, threads, 0, ctx.stream(), needles,
                    needle_count, sorted_keys.data());
-    mergesort_pairs(ctx, sorted_keys.data(), positions.data(), needle_count, comp);
+    device::mergesort_pairs(ctx, sorted_keys.data(), positions.data(), needle_count, comp);
     sorted_positions = positions.data();
   }
   Index* spare_positions = sorted_positions == positions.data() ? positions_alt.data() : positions.data();
   auto bound = ctx.allocate<Index>(needle_count);
-  sorted_search<Bounds>(ctx, sorted_keys.data(), needle_count, haystack, haystack_count, bound.data(), comp);
+  device::sorted_search<Bounds, search::index, search::none>(ctx, sorted_keys.data(), needle_count, haystack,
+                                                             haystack_count, bound.data(), nullptr, comp);
   sorted_keys = temp_buffer<Key>();  // back to the pool before the bounds' sort takes its own
   // Bounds back towards the needles' order: sorted by the positions' top (up to) 16 bits.
   const Index* scatter_positions = sorted_positions;
@@ -105,15 +101,10 @@ void sort_then_search(cuda_context& ctx, NeedleIt needles, index_t needle_count,
                  scatter_positions, needle_count, haystack_count, out);
 }
 
-}  // namespace device
-
-template <bounds Bounds = bounds::lower, class NeedleIt, class HayIt, class OutIt, class Comp = less<>>
+// The calls of binary_search.hpp on a cuda_context, arguments already checked.
+template <bounds Bounds, class NeedleIt, class HayIt, class OutIt, class Comp>
 void binary_search(cuda_context& ctx, NeedleIt needles, index_t needle_count, HayIt haystack, index_t haystack_count,
-                   OutIt out, Comp comp = {}) {
-  detail::require_range("binary_search", "needles", needles, needle_count);
-  detail::require_range("binary_search", "haystack", haystack, haystack_count);
-  detail::require_range("binary_search", "out", out, needle_count);
-  device::check_sorted(ctx, "binary_search", "haystack", haystack, haystack_count, comp);
+                   OutIt out, Comp comp) {
   if (needle_count == 0) return;
   using Key = kernel::value_of<HayIt>;
   constexpr binary_search_tuning tuning = binary_search_tuning_for(90, sizeof(Key));
@@ -123,8 +114,8 @@ void binary_search(cuda_context& ctx, NeedleIt needles, index_t needle_count, Ha
   auto search_with = [&](auto count) {
     detail::launch("binary_search_kernel",
                    kernel::binary_search_kernel<Bounds, decltype(count), NeedleIt, HayIt, OutIt, Comp>,
-                   device::one_per_thread_grid(needle_count, tuning.block_threads), tuning.block_threads, 0,
-                   ctx.stream(), needles, needle_count, haystack, count, out, comp, first_evict_first_step);
+                   one_per_thread_grid(needle_count, tuning.block_threads), tuning.block_threads, 0, ctx.stream(),
+                   needles, needle_count, haystack, count, out, comp, first_evict_first_step);
   };
   if (haystack_count <= std::numeric_limits<std::int32_t>::max())
     search_with(static_cast<std::int32_t>(haystack_count));
@@ -132,29 +123,22 @@ void binary_search(cuda_context& ctx, NeedleIt needles, index_t needle_count, Ha
     search_with(haystack_count);
 }
 
-template <class InIt, class OutIt, class Comp = less<>>
-void eytzinger_layout(cuda_context& ctx, InIt sorted, index_t count, OutIt tree, Comp comp = {}) {
-  detail::require_range("eytzinger_layout", "sorted", sorted, count);
-  detail::require_range("eytzinger_layout", "tree", tree, count);
-  if constexpr (detail::orders_keys<Comp, kernel::value_of<InIt>>::value)
-    device::check_sorted(ctx, "eytzinger_layout", "sorted", sorted, count, comp);
+template <class InIt, class OutIt>
+void eytzinger_layout(cuda_context& ctx, InIt sorted, index_t count, OutIt tree) {
   if (count == 0) return;
   using Key = kernel::value_of<InIt>;
   constexpr binary_search_tuning tuning = binary_search_tuning_for(90, sizeof(Key));
   constexpr int items = tuning.layout_items(sizeof(Key));
   constexpr auto layout_kernel = kernel::eytzinger_layout_kernel<InIt, OutIt>;
-  (void)device::resident_blocks_per_sm<layout_kernel>(ctx, tuning.block_threads, items * sizeof(Key));
+  (void)resident_blocks_per_sm<layout_kernel>(ctx, tuning.block_threads, items * sizeof(Key));
   detail::launch("eytzinger_layout_kernel", layout_kernel,
                  static_cast<unsigned>(detail::ceil_div<index_t>(count, items)), tuning.block_threads,
                  items * sizeof(Key), ctx.stream(), sorted, count, items, tree);
 }
 
-template <bounds Bounds = bounds::lower, class NeedleIt, class TreeIt, class OutIt, class Comp = less<>>
+template <bounds Bounds, class NeedleIt, class TreeIt, class OutIt, class Comp>
 void eytzinger_search(cuda_context& ctx, NeedleIt needles, index_t needle_count, TreeIt tree, index_t count, OutIt out,
-                      Comp comp = {}) {
-  detail::require_range("eytzinger_search", "needles", needles, needle_count);
-  detail::require_range("eytzinger_search", "tree", tree, count);
-  detail::require_range("eytzinger_search", "out", out, needle_count);
+                      Comp comp) {
   if (needle_count == 0) return;
   using Key = kernel::value_of<TreeIt>;
   constexpr binary_search_tuning tuning = binary_search_tuning_for(90, sizeof(Key));
@@ -168,9 +152,9 @@ void eytzinger_search(cuda_context& ctx, NeedleIt needles, index_t needle_count,
   auto search_with = [&](auto node) {
     constexpr auto search_kernel =
         kernel::eytzinger_search_kernel<Bounds, decltype(node), NeedleIt, TreeIt, OutIt, Comp>;
-    (void)device::resident_blocks_per_sm<search_kernel>(ctx, tuning.search_block_threads, cache_slots * sizeof(Key));
+    (void)resident_blocks_per_sm<search_kernel>(ctx, tuning.search_block_threads, cache_slots * sizeof(Key));
     detail::launch("eytzinger_search_kernel", search_kernel,
-                   device::one_per_thread_grid(needle_count, tuning.search_block_threads), tuning.search_block_threads,
+                   one_per_thread_grid(needle_count, tuning.search_block_threads), tuning.search_block_threads,
                    shared_bytes, ctx.stream(), needles, needle_count, tree, count, cached, first_evict_first_level, out,
                    comp);
   };
@@ -180,23 +164,27 @@ void eytzinger_search(cuda_context& ctx, NeedleIt needles, index_t needle_count,
     search_with(index_t{});
 }
 
-template <bounds Bounds = bounds::lower, class NeedleIt, class HayIt, class OutIt, class Comp = less<>>
+template <bounds Bounds, class NeedleIt, class HayIt, class OutIt, class Comp>
 void batch_search(cuda_context& ctx, NeedleIt needles, index_t needle_count, HayIt haystack, index_t haystack_count,
-                  OutIt out, Comp comp = {}, search_strategy strategy = search_strategy::automatic) {
-  detail::require_range("batch_search", "needles", needles, needle_count);
-  detail::require_range("batch_search", "haystack", haystack, haystack_count);
-  detail::require_range("batch_search", "out", out, needle_count);
-  device::check_sorted(ctx, "batch_search", "haystack", haystack, haystack_count, comp);
+                  OutIt out, Comp comp, search_strategy strategy) {
   if (strategy == search_strategy::automatic) strategy = search_strategy_for(true, needle_count, haystack_count);
   if (strategy == search_strategy::per_needle || needle_count == 0) {
-    binary_search<Bounds>(ctx, needles, needle_count, haystack, haystack_count, out, comp);
+    device::binary_search<Bounds>(ctx, needles, needle_count, haystack, haystack_count, out, comp);
     return;
   }
   constexpr index_t int32_limit = index_t{1} << 31;
   if (needle_count < int32_limit && haystack_count < int32_limit)
-    device::sort_then_search<Bounds, std::uint32_t>(ctx, needles, needle_count, haystack, haystack_count, out, comp);
+    sort_then_search<Bounds, std::uint32_t>(ctx, needles, needle_count, haystack, haystack_count, out, comp);
   else
-    device::sort_then_search<Bounds, index_t>(ctx, needles, needle_count, haystack, haystack_count, out, comp);
+    sort_then_search<Bounds, index_t>(ctx, needles, needle_count, haystack, haystack_count, out, comp);
 }
 
+}  // namespace device
+
+namespace backend {
+using device::batch_search;
+using device::binary_search;
+using device::eytzinger_layout;
+using device::eytzinger_search;
+}  // namespace backend
 }  // namespace mergepath

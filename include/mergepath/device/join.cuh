@@ -11,6 +11,8 @@
 #include <type_traits>
 
 #include "../context.hpp"
+#include "../detail/backend.hpp"
+#include "../detail/launch.cuh"
 #include "../error.hpp"
 #include "../functional.hpp"
 #include "../kernel/join.cuh"
@@ -205,33 +207,24 @@ struct sorted_rows {
   template <class Row>
   void sort_with_rows(cuda_context& ctx, It x, index_t count, Row* rows, Comp comp) {
     for_each_index(ctx, kernel::copy_with_rows<It, Key, Row>{x, keys.data(), rows}, count);
-    sort_pairs(ctx, keys.data(), rows, count, comp);
+    device::sort_pairs(ctx, keys.data(), rows, count, comp);
   }
 };
 
+// sort_merge_join of join.hpp on a cuda_context, arguments already checked.
+template <join_kind Kind, class Index, class AIt, class BIt, class Comp>
+join_result<cuda_context, Index> sort_merge_join(cuda_context& ctx, AIt a, index_t a_count, BIt b, index_t b_count,
+                                                 Comp comp) {
+  sorted_rows<Index, AIt, Comp> sa(ctx, a, a_count, comp), sb(ctx, b, b_count, comp);
+  return join_sorted<Kind, Index>(ctx, static_cast<const kernel::value_of<AIt>*>(sa.keys.data()), a_count,
+                                  static_cast<const kernel::value_of<BIt>*>(sb.keys.data()), b_count, sa.rows(),
+                                  sb.rows(), comp);
+}
+
 }  // namespace device
 
-template <join_kind Kind = join_kind::inner, class Index = std::int64_t, class AIt, class BIt, class Comp = less<>>
-join_result<cuda_context, Index> merge_join(cuda_context& ctx, AIt a, std::int64_t a_count, BIt b, std::int64_t b_count,
-                                            Comp comp = {}) {
-  detail::require_range("merge_join", "a", a, a_count);
-  detail::require_range("merge_join", "b", b, b_count);
-  detail::require_join_index<Index>("merge_join", a_count, b_count);
-  device::check_merge_inputs(ctx, "merge_join", a, a_count, b, b_count, comp);
-  return device::join_sorted<Kind, Index>(ctx, a, a_count, b, b_count, detail::identity_rows{}, detail::identity_rows{},
-                                          comp);
-}
-
-template <join_kind Kind = join_kind::inner, class Index = std::int64_t, class AIt, class BIt, class Comp = less<>>
-join_result<cuda_context, Index> sort_merge_join(cuda_context& ctx, AIt a, std::int64_t a_count, BIt b,
-                                                 std::int64_t b_count, Comp comp = {}) {
-  detail::require_range("sort_merge_join", "a", a, a_count);
-  detail::require_range("sort_merge_join", "b", b, b_count);
-  detail::require_join_index<Index>("sort_merge_join", a_count, b_count);
-  device::sorted_rows<Index, AIt, Comp> sa(ctx, a, a_count, comp), sb(ctx, b, b_count, comp);
-  return device::join_sorted<Kind, Index>(ctx, static_cast<const kernel::value_of<AIt>*>(sa.keys.data()), a_count,
-                                          static_cast<const kernel::value_of<BIt>*>(sb.keys.data()), b_count,
-                                          sa.rows(), sb.rows(), comp);
-}
-
+namespace backend {
+using device::join_sorted;
+using device::sort_merge_join;
+}  // namespace backend
 }  // namespace mergepath

@@ -9,11 +9,15 @@
 #include <type_traits>
 
 #include "../context.hpp"
+#include "../detail/backend.hpp"
+#include "../detail/launch.cuh"
 #include "../error.hpp"
 #include "../functional.hpp"
 #include "../kernel/load_balance.cuh"
+#include "../kernel/segmented_reduce.cuh"
 #include "../thread/load_balance.hpp"
 #include "../tuning/load_balance.hpp"
+#include "check_sorted.cuh"
 #include "merge.cuh"
 
 namespace mergepath {
@@ -24,26 +28,11 @@ template <class StartsIt>
 void check_segments(cuda_context& ctx, const char* algorithm, index_t count, StartsIt starts, index_t num_segments) {
   detail::require_segments(algorithm, count, num_segments);
   detail::require_range(algorithm, "segment_starts", starts, num_segments);
-  if (!ctx.checked() || num_segments == 0) return;
-  auto first = ctx.allocate<unsigned long long>(1);
-  auto values = ctx.allocate<long long>(2);
-  MERGEPATH_CUDA_CHECK(cudaMemsetAsync(first.data(), 0xff, sizeof(unsigned long long), ctx.stream()));
-  constexpr int threads = 256;
-  int blocks = static_cast<int>(
-      detail::min_of<index_t>(detail::ceil_div<index_t>(num_segments, threads), 8 * ctx.props().multiProcessorCount));
-  detail::launch("first_bad_start_kernel", kernel::first_bad_start_kernel<StartsIt>, blocks, threads, 0, ctx.stream(),
-                 starts, num_segments, count, first.data());
-  unsigned long long position = 0;
-  MERGEPATH_CUDA_CHECK(cudaMemcpyAsync(&position, first.data(), sizeof(position), cudaMemcpyDeviceToHost, ctx.stream()));
-  ctx.synchronize();
-  if (position == ~0ull) return;
-  const auto s = static_cast<index_t>(position);
-  detail::launch("fetch_starts_kernel", kernel::fetch_starts_kernel<StartsIt>, 1, 1, 0, ctx.stream(), starts, s,
-                 values.data());
-  long long found[2] = {0, 0};
-  MERGEPATH_CUDA_CHECK(cudaMemcpyAsync(found, values.data(), sizeof(found), cudaMemcpyDeviceToHost, ctx.stream()));
-  ctx.synchronize();
-  detail::throw_bad_start(algorithm, s, found[0], found[1], count);
+  if (!ctx.checked()) return;
+  const index_t s = first_position_where(ctx, num_segments, bad_segment_start<StartsIt>{starts, count});
+  if (s < 0) return;
+  const auto [value, previous] = value_and_previous(ctx, starts, s);
+  detail::throw_bad_start(algorithm, s, value, previous, count);
 }
 
 // The tiles' splits of the path: splits[t] = the starts among its first t * tile_items steps.
@@ -193,133 +182,47 @@ using write_segment = kernel::store_item_values<OutIt, kernel::item_segment>;
 template <class ValuesIt, class OutIt>
 using expand_values = kernel::store_item_values<OutIt, kernel::segment_value<ValuesIt>>;
 
-// The functors the other interval calls pass to transform_lbs.
-template <class InIt, class GatherIt, class OutIt>
-struct gather_intervals {
-  InIt in;
-  GatherIt gather;
-  OutIt out;
-  __device__ void operator()(index_t i, index_t segment, index_t rank) const {
-    out[i] = in[static_cast<index_t>(gather[segment]) + rank];
-  }
-};
-template <class InIt, class ScatterIt, class OutIt>
-struct scatter_intervals {
-  InIt in;
-  ScatterIt scatter;
-  OutIt out;
-  __device__ void operator()(index_t i, index_t segment, index_t rank) const {
-    out[static_cast<index_t>(scatter[segment]) + rank] = in[i];
-  }
-};
-template <class InIt, class GatherIt, class ScatterIt, class OutIt>
-struct move_intervals {
-  InIt in;
-  GatherIt gather;
-  ScatterIt scatter;
-  OutIt out;
-  __device__ void operator()(index_t, index_t segment, index_t rank) const {
-    out[static_cast<index_t>(scatter[segment]) + rank] = in[static_cast<index_t>(gather[segment]) + rank];
-  }
-};
-
-}  // namespace device
-
-// The entry points on a cuda_context (load_balance.hpp documents them).
-
-template <class Policy, class Func, class StartsIt>
-void transform_lbs_tuned(cuda_context& ctx, Func f, index_t count, StartsIt segment_starts, index_t num_segments) {
-  device::check_segments(ctx, "transform_lbs", count, segment_starts, num_segments);
-  device::launch_transform_lbs<Policy>(ctx, f, count, segment_starts, num_segments);
-}
-
-template <class Func, class StartsIt>
-void transform_lbs(cuda_context& ctx, Func f, index_t count, StartsIt segment_starts, index_t num_segments) {
-  transform_lbs_tuned<default_transform_lbs_policy>(ctx, f, count, segment_starts, num_segments);
+// The calls of load_balance.hpp on a cuda_context, arguments already checked: Policy names the
+// tuning (tuning/load_balance.hpp) where the caller names one.
+template <class Policy = default_tuning, class Func, class StartsIt>
+void transform_lbs(cuda_context& ctx, Func f, index_t count, StartsIt starts, index_t num_segments) {
+  launch_transform_lbs<detail::tuning_or<Policy, default_transform_lbs_policy>>(ctx, f, count, starts, num_segments);
 }
 
 template <class StartsIt, class OutIt>
-void load_balancing_search(cuda_context& ctx, index_t count, StartsIt segment_starts, index_t num_segments,
-                           OutIt out) {
-  device::check_segments(ctx, "load_balancing_search", count, segment_starts, num_segments);
-  detail::require_range("load_balancing_search", "out", out, count);
-  const device::write_segment<OutIt> write{out, {}};
+void load_balancing_search(cuda_context& ctx, index_t count, StartsIt starts, index_t num_segments, OutIt out) {
+  const write_segment<OutIt> write{out, {}};
   if (count / load_balancing_search_short_mean < num_segments)  // short segments: a longer tile
-    device::launch_transform_lbs<load_balancing_search_short_policy>(ctx, write, count, segment_starts, num_segments);
+    launch_transform_lbs<load_balancing_search_short_policy>(ctx, write, count, starts, num_segments);
   else
-    device::launch_transform_lbs<load_balancing_search_policy>(ctx, write, count, segment_starts, num_segments);
+    launch_transform_lbs<load_balancing_search_policy>(ctx, write, count, starts, num_segments);
 }
 
 template <class ValuesIt, class StartsIt, class OutIt>
-void interval_expand(cuda_context& ctx, ValuesIt values, index_t count, StartsIt segment_starts, index_t num_segments,
+void interval_expand(cuda_context& ctx, ValuesIt values, index_t count, StartsIt starts, index_t num_segments,
                      OutIt out) {
-  device::check_segments(ctx, "interval_expand", count, segment_starts, num_segments);
-  detail::require_range("interval_expand", "values", values, num_segments);
-  detail::require_range("interval_expand", "out", out, count);
-  device::launch_transform_lbs<interval_expand_policy>(ctx, device::expand_values<ValuesIt, OutIt>{out, {values}}, count,
-                                                       segment_starts, num_segments);
+  launch_transform_lbs<interval_expand_policy>(ctx, expand_values<ValuesIt, OutIt>{out, {values}}, count, starts,
+                                               num_segments);
 }
 
-template <class InIt, class StartsIt, class GatherIt, class OutIt>
-void interval_gather(cuda_context& ctx, InIt in, index_t count, StartsIt segment_starts, index_t num_segments,
-                     GatherIt gather, OutIt out) {
-  device::check_segments(ctx, "interval_gather", count, segment_starts, num_segments);
-  detail::require_range("interval_gather", "in", in, count);
-  detail::require_range("interval_gather", "gather", gather, num_segments);
-  detail::require_range("interval_gather", "out", out, count);
-  device::launch_transform_lbs<default_transform_lbs_policy>(
-      ctx, device::gather_intervals<InIt, GatherIt, OutIt>{in, gather, out}, count, segment_starts, num_segments);
+// A named policy takes the tiles (the tests' small shapes); the default picks tiles or streaming.
+template <class Policy = default_tuning, class ValueAt, class StartsIt, class OutIt, class T, class Op>
+void segmented_reduce(cuda_context& ctx, ValueAt value_at, index_t count, StartsIt starts, index_t num_segments,
+                      OutIt out, T init, Op op) {
+  if constexpr (std::is_same_v<Policy, default_tuning>)
+    launch_segmented_reduce<default_segmented_reduce_policy<T>>(ctx, value_at, count, starts, num_segments, out, init,
+                                                                op);
+  else
+    launch_segmented_reduce_tiles<Policy>(ctx, value_at, count, starts, num_segments, out, init, op);
 }
 
-template <class InIt, class StartsIt, class ScatterIt, class OutIt>
-void interval_scatter(cuda_context& ctx, InIt in, index_t count, StartsIt segment_starts, index_t num_segments,
-                      ScatterIt scatter, OutIt out) {
-  device::check_segments(ctx, "interval_scatter", count, segment_starts, num_segments);
-  detail::require_range("interval_scatter", "in", in, count);
-  detail::require_range("interval_scatter", "scatter", scatter, num_segments);
-  detail::require_range("interval_scatter", "out", out, count);
-  device::launch_transform_lbs<default_transform_lbs_policy>(
-      ctx, device::scatter_intervals<InIt, ScatterIt, OutIt>{in, scatter, out}, count, segment_starts, num_segments);
-}
+}  // namespace device
 
-template <class InIt, class StartsIt, class GatherIt, class ScatterIt, class OutIt>
-void interval_move(cuda_context& ctx, InIt in, index_t count, StartsIt segment_starts, index_t num_segments,
-                   GatherIt gather, ScatterIt scatter, OutIt out) {
-  device::check_segments(ctx, "interval_move", count, segment_starts, num_segments);
-  detail::require_range("interval_move", "in", in, count);
-  detail::require_range("interval_move", "gather", gather, num_segments);
-  detail::require_range("interval_move", "scatter", scatter, num_segments);
-  detail::require_range("interval_move", "out", out, count);
-  device::launch_transform_lbs<default_transform_lbs_policy>(
-      ctx, device::move_intervals<InIt, GatherIt, ScatterIt, OutIt>{in, gather, scatter, out}, count, segment_starts,
-      num_segments);
-}
-
-template <class Policy, class Func, class StartsIt, class OutIt, class T, class Op = plus<>>
-void transform_segmented_reduce_tuned(cuda_context& ctx, Func f, index_t count, StartsIt segment_starts,
-                                      index_t num_segments, OutIt out, T init, Op op = {}) {
-  device::check_segments(ctx, "transform_segmented_reduce", count, segment_starts, num_segments);
-  detail::require_range("transform_segmented_reduce", "out", out, num_segments);
-  device::launch_segmented_reduce_tiles<Policy>(ctx, f, count, segment_starts, num_segments, out, init, op);
-}
-
-template <class Func, class StartsIt, class OutIt, class T, class Op = plus<>>
-void transform_segmented_reduce(cuda_context& ctx, Func f, index_t count, StartsIt segment_starts,
-                                index_t num_segments, OutIt out, T init, Op op = {}) {
-  device::check_segments(ctx, "transform_segmented_reduce", count, segment_starts, num_segments);
-  detail::require_range("transform_segmented_reduce", "out", out, num_segments);
-  device::launch_segmented_reduce<default_segmented_reduce_policy<T>>(ctx, f, count, segment_starts, num_segments, out,
-                                                                      init, op);
-}
-
-template <class InIt, class StartsIt, class OutIt, class T, class Op = plus<>>
-void segmented_reduce(cuda_context& ctx, InIt values, index_t count, StartsIt segment_starts, index_t num_segments,
-                      OutIt out, T init, Op op = {}) {
-  device::check_segments(ctx, "segmented_reduce", count, segment_starts, num_segments);
-  detail::require_range("segmented_reduce", "values", values, count);
-  detail::require_range("segmented_reduce", "out", out, num_segments);
-  device::launch_segmented_reduce<default_segmented_reduce_policy<T>>(ctx, value_at_as<InIt, T>{values}, count,
-                                                                      segment_starts, num_segments, out, init, op);
-}
-
+namespace backend {
+using device::check_segments;
+using device::interval_expand;
+using device::load_balancing_search;
+using device::segmented_reduce;
+using device::transform_lbs;
+}  // namespace backend
 }  // namespace mergepath

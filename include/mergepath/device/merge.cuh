@@ -5,60 +5,19 @@
 // launch too. None synchronizes.
 #pragma once
 
-#include <atomic>
-#include <stdexcept>
-#include <string>
-
 #include "../context.hpp"
+#include "../detail/backend.hpp"
+#include "../detail/launch.cuh"
 #include "../error.hpp"
 #include "../functional.hpp"
 #include "../kernel/merge.cuh"
 #include "../kernel/merge_stream.cuh"
 #include "../tuning/merge.hpp"
 #include "check_sorted.cuh"
+#include "primitives.cuh"
 
 namespace mergepath {
 namespace device {
-
-// How many blocks of Kernel fit on one multiprocessor of ctx's device, asked of the driver once
-// per kernel and device (the answer cannot change), after raising the kernel's dynamic shared
-// memory limit when it needs more than the default 48 KB (and, with carve_out_shared, asking for
-// the largest shared-memory share of the L1: kernels that stream through shared memory).
-template <auto Kernel>
-int resident_blocks_per_sm(const cuda_context& ctx, int block_threads, std::size_t shared_bytes,
-                           bool carve_out_shared = false) {
-  constexpr int max_devices = 64;
-  static std::atomic<int> cached[max_devices] = {};  // 0: not asked yet
-  int device = ctx.device();
-  if (device < max_devices)
-    if (int known = cached[device].load(std::memory_order_relaxed)) return known;
-  if (shared_bytes > ctx.props().sharedMemPerBlockOptin)
-    throw std::invalid_argument("mergepath: the tuning's tile does not fit on this GPU (" +
-                                std::to_string(shared_bytes) + " bytes of shared memory per block, " +
-                                std::to_string(ctx.props().sharedMemPerBlockOptin) + " allowed)");
-  // Opt in whenever there is dynamic shared memory: static plus dynamic past 48 KiB needs it too.
-  if (shared_bytes > 0)
-    MERGEPATH_CUDA_CHECK(
-        cudaFuncSetAttribute(Kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared_bytes)));
-  if (shared_bytes > 0 && carve_out_shared)
-    MERGEPATH_CUDA_CHECK(
-        cudaFuncSetAttribute(Kernel, cudaFuncAttributePreferredSharedMemoryCarveout, cudaSharedmemCarveoutMaxShared));
-  int per_sm = 0;
-  MERGEPATH_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, Kernel, block_threads, shared_bytes));
-  if (per_sm < 1)
-    throw std::invalid_argument("mergepath: the tuning's tile does not fit on this GPU (" +
-                                std::to_string(shared_bytes) + " bytes of shared memory per block)");
-  if (device < max_devices) cached[device].store(per_sm, std::memory_order_relaxed);
-  return per_sm;
-}
-
-// Tiles ahead of its own whose runs a tile kernel asks L2 for: tiles_per_sm for each SM, at
-// least one where it is positive (0: none).
-inline index_t prefetch_distance(const cuda_context& ctx, float tiles_per_sm) {
-  if (!(tiles_per_sm > 0)) return 0;
-  return detail::max_of<index_t>(
-      1, static_cast<index_t>(tiles_per_sm * static_cast<float>(ctx.props().multiProcessorCount)));
-}
 
 // The finest sampling of a and b whose samples (partition_samples) fit SampleBytes: every
 // 2^shift-th element, or -1 where even one sample of each does not fit (keys too large).
@@ -220,47 +179,30 @@ void launch_merge_stream(cuda_context& ctx, AIt a, index_t a_count, BIt b, index
                  shared_bytes, ctx.stream(), a, a_count, b, b_count, out, chunk_items, comp);
 }
 
+// The calls of merge.hpp on a cuda_context, arguments already checked: Policy names the tuning
+// (a type with `static constexpr merge_tuning tuning`). Pairs always take the tiled schedule.
+template <class Policy = default_tuning, class AIt, class BIt, class OutIt, class Comp>
+void merge(cuda_context& ctx, AIt a, index_t a_count, BIt b, index_t b_count, OutIt out, Comp comp) {
+  using tuned = detail::tuning_or<Policy, default_merge_policy<kernel::value_of<AIt>>>;
+  if constexpr (tuned::tuning.streamed)
+    launch_merge_stream<tuned>(ctx, a, a_count, b, b_count, out, comp);
+  else
+    launch_merge<tuned>(ctx, a, kernel::no_values{}, a_count, b, kernel::no_values{}, b_count, out, kernel::no_values{},
+                        comp);
+}
+
+template <class Policy = default_tuning, class AKeys, class AVals, class BKeys, class BVals, class OutKeys,
+          class OutVals, class Comp>
+void merge_pairs(cuda_context& ctx, AKeys a_keys, AVals a_vals, index_t a_count, BKeys b_keys, BVals b_vals,
+                 index_t b_count, OutKeys out_keys, OutVals out_vals, Comp comp) {
+  using tuned = detail::tuning_or<Policy, default_merge_policy<kernel::value_of<AKeys>, kernel::value_of<AVals>>>;
+  launch_merge<tuned>(ctx, a_keys, a_vals, a_count, b_keys, b_vals, b_count, out_keys, out_vals, comp);
+}
+
 }  // namespace device
 
-// merge with an explicit tuning policy (a type with `static constexpr merge_tuning tuning`).
-template <class Policy, class AIt, class BIt, class OutIt, class Comp = less<>>
-void merge_tuned(cuda_context& ctx, AIt a, index_t a_count, BIt b, index_t b_count, OutIt out, Comp comp = {}) {
-  detail::require_range("merge", "a", a, a_count);
-  detail::require_range("merge", "b", b, b_count);
-  detail::require_range("merge", "out", out, a_count + b_count);
-  device::check_merge_inputs(ctx, "merge", a, a_count, b, b_count, comp);
-  if constexpr (Policy::tuning.streamed)
-    device::launch_merge_stream<Policy>(ctx, a, a_count, b, b_count, out, comp);
-  else
-    device::launch_merge<Policy>(ctx, a, kernel::no_values{}, a_count, b, kernel::no_values{}, b_count, out,
-                                 kernel::no_values{}, comp);
-}
-
-template <class AIt, class BIt, class OutIt, class Comp = less<>>
-void merge(cuda_context& ctx, AIt a, index_t a_count, BIt b, index_t b_count, OutIt out, Comp comp = {}) {
-  merge_tuned<default_merge_policy<kernel::value_of<AIt>>>(ctx, a, a_count, b, b_count, out, comp);
-}
-
-// merge_pairs with an explicit tuning policy. Pairs always use the tiled schedule.
-template <class Policy, class AKeys, class AVals, class BKeys, class BVals, class OutKeys, class OutVals,
-          class Comp = less<>>
-void merge_pairs_tuned(cuda_context& ctx, AKeys a_keys, AVals a_vals, index_t a_count, BKeys b_keys, BVals b_vals,
-                       index_t b_count, OutKeys out_keys, OutVals out_vals, Comp comp = {}) {
-  detail::require_range("merge_pairs", "a_keys", a_keys, a_count);
-  detail::require_range("merge_pairs", "a_vals", a_vals, a_count);
-  detail::require_range("merge_pairs", "b_keys", b_keys, b_count);
-  detail::require_range("merge_pairs", "b_vals", b_vals, b_count);
-  detail::require_range("merge_pairs", "out_keys", out_keys, a_count + b_count);
-  detail::require_range("merge_pairs", "out_vals", out_vals, a_count + b_count);
-  device::check_merge_inputs(ctx, "merge_pairs", a_keys, a_count, b_keys, b_count, comp);
-  device::launch_merge<Policy>(ctx, a_keys, a_vals, a_count, b_keys, b_vals, b_count, out_keys, out_vals, comp);
-}
-
-template <class AKeys, class AVals, class BKeys, class BVals, class OutKeys, class OutVals, class Comp = less<>>
-void merge_pairs(cuda_context& ctx, AKeys a_keys, AVals a_vals, index_t a_count, BKeys b_keys, BVals b_vals,
-                 index_t b_count, OutKeys out_keys, OutVals out_vals, Comp comp = {}) {
-  merge_pairs_tuned<default_merge_policy<kernel::value_of<AKeys>, kernel::value_of<AVals>>>(
-      ctx, a_keys, a_vals, a_count, b_keys, b_vals, b_count, out_keys, out_vals, comp);
-}
-
+namespace backend {
+using device::merge;
+using device::merge_pairs;
+}  // namespace backend
 }  // namespace mergepath

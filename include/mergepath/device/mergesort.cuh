@@ -8,6 +8,8 @@
 #include <type_traits>
 
 #include "../context.hpp"
+#include "../detail/backend.hpp"
+#include "../detail/launch.cuh"
 #include "../error.hpp"
 #include "../functional.hpp"
 #include "../kernel/mergesort.cuh"
@@ -221,35 +223,35 @@ void launch_mergesort(cuda_context& ctx, KeysIn keys_in, ValsIn vals_in, Keys ke
   }
 }
 
+// The calls of mergesort.hpp on a cuda_context, arguments already checked: Policy names the
+// tuning (a type with `static constexpr mergesort_tuning tuning`), by default the one of the
+// architecture family the kernels run as.
+template <class Policy = default_tuning, class KeysIt, class ValsIt, class Comp>
+void sort_keys_and_values(cuda_context& ctx, KeysIt keys, ValsIt vals, index_t count, Comp comp) {
+  if constexpr (std::is_same_v<Policy, default_tuning>) {
+    detail::with_tuning_family([&](auto family) {
+      launch_mergesort<mergesort_policy_for<kernel::value_of<KeysIt>, kernel::value_of<ValsIt>, family>>(
+          ctx, keys, vals, keys, vals, count, comp);
+    });
+  } else {
+    launch_mergesort<Policy>(ctx, keys, vals, keys, vals, count, comp);
+  }
+}
+
+template <class Policy = default_tuning, class KeysIt, class Comp>
+void mergesort(cuda_context& ctx, KeysIt keys, index_t count, Comp comp) {
+  sort_keys_and_values<Policy>(ctx, keys, kernel::no_values{}, count, comp);
+}
+
+template <class Policy = default_tuning, class KeysIt, class ValsIt, class Comp>
+void mergesort_pairs(cuda_context& ctx, KeysIt keys, ValsIt vals, index_t count, Comp comp) {
+  sort_keys_and_values<Policy>(ctx, keys, vals, count, comp);
+}
+
 }  // namespace device
 
-// mergesort with an explicit tuning policy (a type with `static constexpr mergesort_tuning tuning`).
-template <class Policy, class KeysIt, class Comp = less<>>
-void mergesort_tuned(cuda_context& ctx, KeysIt keys, index_t count, Comp comp = {}) {
-  detail::require_range("mergesort", "keys", keys, count);
-  device::launch_mergesort<Policy>(ctx, keys, kernel::no_values{}, keys, kernel::no_values{}, count, comp);
-}
-
-template <class KeysIt, class Comp = less<>>
-void mergesort(cuda_context& ctx, KeysIt keys, index_t count, Comp comp = {}) {
-  detail::with_tuning_family([&](auto family) {
-    mergesort_tuned<mergesort_policy_for<kernel::value_of<KeysIt>, void, family>>(ctx, keys, count, comp);
-  });
-}
-
-template <class Policy, class KeysIt, class ValsIt, class Comp = less<>>
-void mergesort_pairs_tuned(cuda_context& ctx, KeysIt keys, ValsIt vals, index_t count, Comp comp = {}) {
-  detail::require_range("mergesort_pairs", "keys", keys, count);
-  detail::require_range("mergesort_pairs", "vals", vals, count);
-  device::launch_mergesort<Policy>(ctx, keys, vals, keys, vals, count, comp);
-}
-
-template <class KeysIt, class ValsIt, class Comp = less<>>
-void mergesort_pairs(cuda_context& ctx, KeysIt keys, ValsIt vals, index_t count, Comp comp = {}) {
-  detail::with_tuning_family([&](auto family) {
-    mergesort_pairs_tuned<mergesort_policy_for<kernel::value_of<KeysIt>, kernel::value_of<ValsIt>, family>>(
-        ctx, keys, vals, count, comp);
-  });
-}
-
+namespace backend {
+using device::mergesort;
+using device::mergesort_pairs;
+}  // namespace backend
 }  // namespace mergepath

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "../context.hpp"
+#include "../detail/launch.cuh"
 #include "../error.hpp"
 #include "../kernel/result_counts.cuh"
 

@@ -10,11 +10,14 @@
 #include <vector>
 
 #include "../context.hpp"
+#include "../detail/backend.hpp"
+#include "../detail/launch.cuh"
 #include "../error.hpp"
 #include "../functional.hpp"
 #include "../kernel/segmented_sort.cuh"
 #include "../segsort_stats.hpp"
 #include "../tuning/segmented_sort.hpp"
+#include "check_sorted.cuh"
 #include "merge.cuh"
 #include "mergesort.cuh"
 
@@ -24,26 +27,11 @@ namespace device {
 // Checked mode: throws std::invalid_argument naming the first malformed head index.
 template <class HeadsIt>
 void check_heads(cuda_context& ctx, const char* algorithm, HeadsIt heads, index_t num_heads, index_t count) {
-  if (!ctx.checked() || num_heads == 0) return;
-  auto first = ctx.allocate<unsigned long long>(1);
-  auto values = ctx.allocate<long long>(2);
-  MERGEPATH_CUDA_CHECK(cudaMemsetAsync(first.data(), 0xff, sizeof(unsigned long long), ctx.stream()));
-  constexpr int threads = 256;
-  int blocks = static_cast<int>(
-      detail::min_of<index_t>(detail::ceil_div<index_t>(num_heads, threads), 8 * ctx.props().multiProcessorCount));
-  detail::launch("first_bad_head_kernel", kernel::first_bad_head_kernel<HeadsIt>, blocks, threads, 0, ctx.stream(),
-                 heads, num_heads, count, first.data());
-  unsigned long long position = 0;
-  MERGEPATH_CUDA_CHECK(cudaMemcpyAsync(&position, first.data(), sizeof(position), cudaMemcpyDeviceToHost, ctx.stream()));
-  ctx.synchronize();
-  if (position == ~0ull) return;
-  const auto i = static_cast<index_t>(position);
-  detail::launch("fetch_heads_kernel", kernel::fetch_heads_kernel<HeadsIt>, 1, 1, 0, ctx.stream(), heads, i,
-                 values.data());
-  long long found[2] = {0, 0};
-  MERGEPATH_CUDA_CHECK(cudaMemcpyAsync(found, values.data(), sizeof(found), cudaMemcpyDeviceToHost, ctx.stream()));
-  ctx.synchronize();
-  detail::throw_bad_head(algorithm, i, found[0], found[1], count);
+  if (!ctx.checked()) return;
+  const index_t i = first_position_where(ctx, num_heads, bad_segment_head<HeadsIt>{heads, count});
+  if (i < 0) return;
+  const auto [value, previous] = value_and_previous(ctx, heads, i);
+  detail::throw_bad_head(algorithm, i, value, previous, count);
 }
 
 // The head bitfield of a list of head indices, in a buffer from the context's pool.
@@ -162,101 +150,67 @@ void launch_segmented_sort(cuda_context& ctx, Keys keys, Vals vals, index_t coun
   }
 }
 
+template <class Policy, class Keys, class Vals, class HeadsIt, class Comp>
+void sort_segments_at_heads(cuda_context& ctx, Keys keys, Vals vals, index_t count, HeadsIt heads, index_t num_heads,
+                            Comp comp, segsort_stats* stats) {
+  auto flags = head_flags_from_indices(ctx, heads, num_heads, count);
+  launch_segmented_sort<Policy, true>(ctx, keys, vals, count, flags.data(), comp, stats);
+}
+
+// The calls of segmented_sort.hpp on a cuda_context, arguments already checked: Policy names the
+// tuning (a type with `static constexpr segmented_sort_tuning tuning`).
+template <class Policy = default_tuning, class KeysIt, class HeadsIt, class Comp>
+void segmented_sort(cuda_context& ctx, KeysIt keys, index_t count, HeadsIt heads, index_t num_heads, Comp comp,
+                    segsort_stats* stats) {
+  using tuned = detail::tuning_or<Policy, default_segmented_sort_policy<kernel::value_of<KeysIt>>>;
+  sort_segments_at_heads<tuned>(ctx, keys, kernel::no_values{}, count, heads, num_heads, comp, stats);
+}
+
+template <class Policy = default_tuning, class KeysIt, class ValsIt, class HeadsIt, class Comp>
+void segmented_sort_pairs(cuda_context& ctx, KeysIt keys, ValsIt vals, index_t count, HeadsIt heads, index_t num_heads,
+                          Comp comp, segsort_stats* stats) {
+  using tuned =
+      detail::tuning_or<Policy, default_segmented_sort_policy<kernel::value_of<KeysIt>, kernel::value_of<ValsIt>>>;
+  sort_segments_at_heads<tuned>(ctx, keys, vals, count, heads, num_heads, comp, stats);
+}
+
+template <class Policy = default_tuning, class KeysIt, class Comp>
+void segmented_sort_flags(cuda_context& ctx, KeysIt keys, index_t count, const std::uint32_t* head_flags, Comp comp,
+                          segsort_stats* stats) {
+  using tuned = detail::tuning_or<Policy, default_segmented_sort_policy<kernel::value_of<KeysIt>>>;
+  launch_segmented_sort<tuned, true>(ctx, keys, kernel::no_values{}, count, head_flags, comp, stats);
+}
+
+template <class Policy = default_tuning, class KeysIt, class ValsIt, class Comp>
+void segmented_sort_pairs_flags(cuda_context& ctx, KeysIt keys, ValsIt vals, index_t count,
+                                const std::uint32_t* head_flags, Comp comp, segsort_stats* stats) {
+  using tuned =
+      detail::tuning_or<Policy, default_segmented_sort_policy<kernel::value_of<KeysIt>, kernel::value_of<ValsIt>>>;
+  launch_segmented_sort<tuned, true>(ctx, keys, vals, count, head_flags, comp, stats);
+}
+
+template <class Policy = default_tuning, class KeysIt, class Comp>
+void locality_sort(cuda_context& ctx, KeysIt keys, index_t count, Comp comp, segsort_stats* stats) {
+  using tuned = detail::tuning_or<Policy, default_segmented_sort_policy<kernel::value_of<KeysIt>>>;
+  launch_segmented_sort<tuned, false>(ctx, keys, kernel::no_values{}, count, nullptr, comp, stats);
+}
+
+template <class Policy = default_tuning, class KeysIt, class ValsIt, class Comp>
+void locality_sort_pairs(cuda_context& ctx, KeysIt keys, ValsIt vals, index_t count, Comp comp, segsort_stats* stats) {
+  using tuned =
+      detail::tuning_or<Policy, default_segmented_sort_policy<kernel::value_of<KeysIt>, kernel::value_of<ValsIt>>>;
+  launch_segmented_sort<tuned, false>(ctx, keys, vals, count, nullptr, comp, stats);
+}
+
 }  // namespace device
 
-// The cuda_context entry points; segmented_sort.hpp documents them. The _tuned forms take a
-// policy (a type with `static constexpr segmented_sort_tuning tuning`).
-
-template <class Policy, class KeysIt, class HeadsIt, class Comp = less<>>
-void segmented_sort_tuned(cuda_context& ctx, KeysIt keys, index_t count, HeadsIt heads, index_t num_heads,
-                          Comp comp = {}, segsort_stats* stats = nullptr) {
-  detail::require_range("segmented_sort", "keys", keys, count);
-  detail::require_range("segmented_sort", "heads", heads, num_heads);
-  device::check_heads(ctx, "segmented_sort", heads, num_heads, count);
-  auto flags = device::head_flags_from_indices(ctx, heads, num_heads, count);
-  device::launch_segmented_sort<Policy, true>(ctx, keys, kernel::no_values{}, count, flags.data(), comp, stats);
-}
-
-template <class KeysIt, class HeadsIt, class Comp = less<>>
-void segmented_sort(cuda_context& ctx, KeysIt keys, index_t count, HeadsIt heads, index_t num_heads, Comp comp = {},
-                    segsort_stats* stats = nullptr) {
-  segmented_sort_tuned<default_segmented_sort_policy<kernel::value_of<KeysIt>>>(ctx, keys, count, heads, num_heads,
-                                                                               comp, stats);
-}
-
-template <class Policy, class KeysIt, class ValsIt, class HeadsIt, class Comp = less<>>
-void segmented_sort_pairs_tuned(cuda_context& ctx, KeysIt keys, ValsIt vals, index_t count, HeadsIt heads,
-                                index_t num_heads, Comp comp = {}, segsort_stats* stats = nullptr) {
-  detail::require_range("segmented_sort_pairs", "keys", keys, count);
-  detail::require_range("segmented_sort_pairs", "vals", vals, count);
-  detail::require_range("segmented_sort_pairs", "heads", heads, num_heads);
-  device::check_heads(ctx, "segmented_sort_pairs", heads, num_heads, count);
-  auto flags = device::head_flags_from_indices(ctx, heads, num_heads, count);
-  device::launch_segmented_sort<Policy, true>(ctx, keys, vals, count, flags.data(), comp, stats);
-}
-
-template <class KeysIt, class ValsIt, class HeadsIt, class Comp = less<>>
-void segmented_sort_pairs(cuda_context& ctx, KeysIt keys, ValsIt vals, index_t count, HeadsIt heads,
-                          index_t num_heads, Comp comp = {}, segsort_stats* stats = nullptr) {
-  segmented_sort_pairs_tuned<default_segmented_sort_policy<kernel::value_of<KeysIt>, kernel::value_of<ValsIt>>>(
-      ctx, keys, vals, count, heads, num_heads, comp, stats);
-}
-
-template <class Policy, class KeysIt, class Comp = less<>>
-void segmented_sort_flags_tuned(cuda_context& ctx, KeysIt keys, index_t count, const std::uint32_t* head_flags,
-                                Comp comp = {}, segsort_stats* stats = nullptr) {
-  detail::require_range("segmented_sort_flags", "keys", keys, count);
-  detail::require_range("segmented_sort_flags", "head_flags", head_flags, head_flag_words(count));
-  device::launch_segmented_sort<Policy, true>(ctx, keys, kernel::no_values{}, count, head_flags, comp, stats);
-}
-
-template <class KeysIt, class Comp = less<>>
-void segmented_sort_flags(cuda_context& ctx, KeysIt keys, index_t count, const std::uint32_t* head_flags,
-                          Comp comp = {}, segsort_stats* stats = nullptr) {
-  segmented_sort_flags_tuned<default_segmented_sort_policy<kernel::value_of<KeysIt>>>(ctx, keys, count, head_flags,
-                                                                                      comp, stats);
-}
-
-template <class Policy, class KeysIt, class ValsIt, class Comp = less<>>
-void segmented_sort_pairs_flags_tuned(cuda_context& ctx, KeysIt keys, ValsIt vals, index_t count,
-                                      const std::uint32_t* head_flags, Comp comp = {}, segsort_stats* stats = nullptr) {
-  detail::require_range("segmented_sort_pairs_flags", "keys", keys, count);
-  detail::require_range("segmented_sort_pairs_flags", "vals", vals, count);
-  detail::require_range("segmented_sort_pairs_flags", "head_flags", head_flags, head_flag_words(count));
-  device::launch_segmented_sort<Policy, true>(ctx, keys, vals, count, head_flags, comp, stats);
-}
-
-template <class KeysIt, class ValsIt, class Comp = less<>>
-void segmented_sort_pairs_flags(cuda_context& ctx, KeysIt keys, ValsIt vals, index_t count,
-                                const std::uint32_t* head_flags, Comp comp = {}, segsort_stats* stats = nullptr) {
-  segmented_sort_pairs_flags_tuned<default_segmented_sort_policy<kernel::value_of<KeysIt>, kernel::value_of<ValsIt>>>(
-      ctx, keys, vals, count, head_flags, comp, stats);
-}
-
-template <class Policy, class KeysIt, class Comp = less<>>
-void locality_sort_tuned(cuda_context& ctx, KeysIt keys, index_t count, Comp comp = {}, segsort_stats* stats = nullptr) {
-  detail::require_range("locality_sort", "keys", keys, count);
-  device::launch_segmented_sort<Policy, false>(ctx, keys, kernel::no_values{}, count, nullptr, comp, stats);
-}
-
-template <class KeysIt, class Comp = less<>>
-void locality_sort(cuda_context& ctx, KeysIt keys, index_t count, Comp comp = {}, segsort_stats* stats = nullptr) {
-  locality_sort_tuned<default_segmented_sort_policy<kernel::value_of<KeysIt>>>(ctx, keys, count, comp, stats);
-}
-
-template <class Policy, class KeysIt, class ValsIt, class Comp = less<>>
-void locality_sort_pairs_tuned(cuda_context& ctx, KeysIt keys, ValsIt vals, index_t count, Comp comp = {},
-                               segsort_stats* stats = nullptr) {
-  detail::require_range("locality_sort_pairs", "keys", keys, count);
-  detail::require_range("locality_sort_pairs", "vals", vals, count);
-  device::launch_segmented_sort<Policy, false>(ctx, keys, vals, count, nullptr, comp, stats);
-}
-
-template <class KeysIt, class ValsIt, class Comp = less<>>
-void locality_sort_pairs(cuda_context& ctx, KeysIt keys, ValsIt vals, index_t count, Comp comp = {},
-                         segsort_stats* stats = nullptr) {
-  locality_sort_pairs_tuned<default_segmented_sort_policy<kernel::value_of<KeysIt>, kernel::value_of<ValsIt>>>(
-      ctx, keys, vals, count, comp, stats);
-}
-
+namespace backend {
+using device::check_heads;
+using device::locality_sort;
+using device::locality_sort_pairs;
+using device::segmented_sort;
+using device::segmented_sort_flags;
+using device::segmented_sort_pairs;
+using device::segmented_sort_pairs_flags;
+}  // namespace backend
 }  // namespace mergepath

@@ -4,10 +4,10 @@
 #pragma once
 
 #include <cstddef>
-#include <cub/device/device_scan.cuh>
 
 #include "../context.hpp"
-#include "../detail/cub_item_count.hpp"
+#include "../detail/backend.hpp"
+#include "../detail/launch.cuh"
 #include "../error.hpp"
 #include "../functional.hpp"
 #include "../kernel/set_operations.cuh"
@@ -15,29 +15,16 @@
 #include "../tuning/set_operations.hpp"
 #include "check_sorted.cuh"
 #include "merge.cuh"
+#include "primitives.cuh"
 #include "result_counts.cuh"
 
 namespace mergepath {
 namespace device {
 
-// out[0, count + 1) = the exclusive scan of in[0, count + 1), summed in 64 bits whatever in's type
-// (32-bit offsets inside CUB where the count allows).
-template <class InIt, class OutIt>
-void exclusive_scan(cuda_context& ctx, InIt in, index_t count, OutIt out) {
-  with_cub_item_count(count + 1, [&](auto items) {
-    std::size_t bytes = 0;
-    MERGEPATH_CUDA_CHECK(
-        cub::DeviceScan::ExclusiveScan(nullptr, bytes, in, out, plus<>{}, index_t{0}, items, ctx.stream()));
-    auto temp = ctx.allocate<unsigned char>(static_cast<index_t>(bytes));
-    MERGEPATH_CUDA_CHECK(
-        cub::DeviceScan::ExclusiveScan(temp.data(), bytes, in, out, plus<>{}, index_t{0}, items, ctx.stream()));
-  });
-}
-
 template <class Policy, set_op Op, class AKeys, class AVals, class BKeys, class BVals, class OutKeys, class OutVals,
           class Comp>
-index_t set_operation(cuda_context& ctx, AKeys a_keys, AVals a_vals, index_t a_count, BKeys b_keys, BVals b_vals,
-                      index_t b_count, OutKeys out_keys, OutVals out_vals, Comp comp) {
+index_t launch_set_operation(cuda_context& ctx, AKeys a_keys, AVals a_vals, index_t a_count, BKeys b_keys, BVals b_vals,
+                             index_t b_count, OutKeys out_keys, OutVals out_vals, Comp comp) {
   constexpr int tile_span = Policy::tuning.tile_span();
   const index_t total = a_count + b_count;
   if (total == 0) return 0;
@@ -68,19 +55,18 @@ index_t set_operation(cuda_context& ctx, AKeys a_keys, AVals a_vals, index_t a_c
   return detail::min_of(wait_for_counts(ctx, total_out.sequence).first, capacity);
 }
 
-}  // namespace device
-
-namespace detail {
-
+// The set operations of set_operations.hpp on a cuda_context, arguments already checked.
 template <set_op Op, class AKeys, class AVals, class BKeys, class BVals, class OutKeys, class OutVals, class Comp>
-index_t run_set_operation(cuda_context& ctx, const char* algorithm, AKeys a_keys, AVals a_vals, index_t a_count,
-                          BKeys b_keys, BVals b_vals, index_t b_count, OutKeys out_keys, OutVals out_vals, Comp comp) {
-  require_set_operation_ranges<Op>(algorithm, a_keys, a_vals, a_count, b_keys, b_vals, b_count, out_keys, out_vals);
-  device::check_merge_inputs(ctx, algorithm, a_keys, a_count, b_keys, b_count, comp);
+index_t set_operation(cuda_context& ctx, AKeys a_keys, AVals a_vals, index_t a_count, BKeys b_keys, BVals b_vals,
+                      index_t b_count, OutKeys out_keys, OutVals out_vals, Comp comp) {
   constexpr bool by_key = !std::is_same_v<OutVals, std::nullptr_t>;
-  return device::set_operation<default_set_operation_policy<Op, kernel::value_of<AKeys>, by_key>, Op>(
+  return launch_set_operation<default_set_operation_policy<Op, kernel::value_of<AKeys>, by_key>, Op>(
       ctx, a_keys, a_vals, a_count, b_keys, b_vals, b_count, out_keys, out_vals, comp);
 }
 
-}  // namespace detail
+}  // namespace device
+
+namespace backend {
+using device::set_operation;
+}  // namespace backend
 }  // namespace mergepath

@@ -7,6 +7,8 @@
 #include <limits>
 
 #include "../context.hpp"
+#include "../detail/backend.hpp"
+#include "../detail/launch.cuh"
 #include "../error.hpp"
 #include "../functional.hpp"
 #include "../kernel/merge.cuh"
@@ -224,48 +226,35 @@ match_counts launch_sorted_search(cuda_context& ctx, AIt a, index_t a_count, BIt
                                                                          comp);
 }
 
-}  // namespace device
-
-// The complete sorted search with an explicit tuning policy (a type with
-// `static constexpr sorted_search_tuning tuning`).
-template <class Policy, bounds Bounds, search TypeA, search TypeB, class AIt, class BIt, class AOut, class BOut,
-          class Comp = less<>>
-match_counts sorted_search_tuned(cuda_context& ctx, AIt a, index_t a_count, BIt b, index_t b_count, AOut a_out,
-                                 BOut b_out, Comp comp = {}) {
-  detail::require_search_ranges<TypeA, TypeB>(a, a_count, b, b_count, a_out, b_out);
-  device::check_merge_inputs(ctx, "sorted_search", a, a_count, b, b_count, comp);
-  return device::launch_sorted_search<Policy, Bounds, TypeA, TypeB>(ctx, a, a_count, b, b_count, a_out, b_out, comp);
-}
-
-// The complete sorted search on the GPU (sorted_search.hpp).
-template <bounds Bounds, search TypeA, search TypeB, class AIt, class BIt, class AOut, class BOut, class Comp = less<>>
+// The complete search of sorted_search.hpp on a cuda_context, arguments already checked: Policy
+// names the tuning (a type with `static constexpr sorted_search_tuning tuning`), by default the one
+// for the key and for the results as they are staged when the counts fit 32 bits (the common case
+// the shape serves).
+template <bounds Bounds, search TypeA, search TypeB, class Policy = default_tuning, class AIt, class BIt, class AOut,
+          class BOut, class Comp>
 match_counts sorted_search(cuda_context& ctx, AIt a, index_t a_count, BIt b, index_t b_count, AOut a_out, BOut b_out,
-                           Comp comp = {}) {
+                           Comp comp) {
   constexpr bool reports = reports_matches(TypeA) || reports_matches(TypeB);
-  // The results as they are staged when the counts fit 32 bits (the common case the shape serves).
   constexpr std::size_t result_bytes = detail::max_of(sizeof(kernel::search_staged_t<TypeA, AOut, true>),
                                                       sizeof(kernel::search_staged_t<TypeB, BOut, true>));
-  using policy = default_sorted_search_policy<kernel::value_of<AIt>, reports, result_bytes>;
-  return sorted_search_tuned<policy, Bounds, TypeA, TypeB>(ctx, a, a_count, b, b_count, a_out, b_out, comp);
+  using tuned = detail::tuning_or<Policy, default_sorted_search_policy<kernel::value_of<AIt>, reports, result_bytes>>;
+  return launch_sorted_search<tuned, Bounds, TypeA, TypeB>(ctx, a, a_count, b, b_count, a_out, b_out, comp);
 }
 
-// a_out[i] = the lower (or upper) bound of a[i] in b, on the GPU.
-template <bounds Bounds = bounds::lower, class AIt, class BIt, class OutIt, class Comp = less<>>
-void sorted_search(cuda_context& ctx, AIt a, index_t a_count, BIt b, index_t b_count, OutIt a_out, Comp comp = {}) {
-  sorted_search<Bounds, search::index, search::none>(ctx, a, a_count, b, b_count, a_out, nullptr, comp);
-}
-
-// counts[i] = op(lower_bounds[i], upper bound of a[i] in b), on the GPU: the upper-bound search
-// writes through an iterator that applies op, so the counts cost no extra pass.
-template <class AIt, class BIt, class LowerIt, class OutIt, class Comp = less<>, class Op = equality_count_op>
+// counts[i] = op(lower_bounds[i], upper bound of a[i] in b): the upper-bound search writes through
+// an output that applies op, so the counts cost no extra pass.
+template <class AIt, class BIt, class LowerIt, class OutIt, class Comp, class Op>
 void sorted_equality_count(cuda_context& ctx, AIt a, index_t a_count, BIt b, index_t b_count, LowerIt lower_bounds,
-                           OutIt counts, Comp comp = {}, Op op = {}) {
-  detail::require_equality_count_ranges(a, a_count, b, b_count, lower_bounds, counts);
-  device::check_merge_inputs(ctx, "sorted_equality_count", a, a_count, b, b_count, comp);
-  device::launch_sorted_search<default_sorted_search_policy<kernel::value_of<AIt>>, bounds::upper, search::index,
-                               search::none>(
+                           OutIt counts, Comp comp, Op op) {
+  launch_sorted_search<default_sorted_search_policy<kernel::value_of<AIt>>, bounds::upper, search::index, search::none>(
       ctx, a, a_count, b, b_count, detail::equality_count_output<LowerIt, OutIt, Op>{lower_bounds, counts, op}, nullptr,
       comp);
 }
 
+}  // namespace device
+
+namespace backend {
+using device::sorted_equality_count;
+using device::sorted_search;
+}  // namespace backend
 }  // namespace mergepath

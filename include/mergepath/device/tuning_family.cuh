@@ -6,6 +6,7 @@
 
 #include <type_traits>
 
+#include "../detail/launch.cuh"
 #include "../error.hpp"
 #include "../tuning/arch.hpp"
 

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "../context.hpp"
+#include "../detail/backend.hpp"
 #include "../error.hpp"
 #include "../functional.hpp"
 #include "../thread/binary_search.hpp"
@@ -45,73 +46,67 @@ index_t eytzinger_search_prefetched(const Key* tree, index_t count, const T& x, 
   return k == 0 ? count : eytzinger_shape(count).sorted_index(k);
 }
 
-}  // namespace host
-
-template <bounds Bounds = bounds::lower, class NeedleIt, class HayIt, class OutIt, class Comp = less<>>
+// The calls of binary_search.hpp on a host_context, arguments already checked.
+template <bounds Bounds, class NeedleIt, class HayIt, class OutIt, class Comp>
 void binary_search(host_context& ctx, NeedleIt needles, index_t needle_count, HayIt haystack, index_t haystack_count,
-                   OutIt out, Comp comp = {}) {
-  detail::require_range("binary_search", "needles", needles, needle_count);
-  detail::require_range("binary_search", "haystack", haystack, haystack_count);
-  detail::require_range("binary_search", "out", out, needle_count);
-  host::check_sorted(ctx, "binary_search", "haystack", haystack, haystack_count, comp);
-  host::for_each_index(ctx, needle_count, [&](index_t i) {
+                   OutIt out, Comp comp) {
+  for_each_index(ctx, needle_count, [&](index_t i) {
     out[i] = static_cast<typename std::iterator_traits<OutIt>::value_type>(
         binary_search_bound<Bounds>(haystack, haystack_count, needles[i], comp));
   });
 }
 
-template <class InIt, class OutIt, class Comp = less<>>
-void eytzinger_layout(host_context& ctx, InIt sorted, index_t count, OutIt tree, Comp comp = {}) {
-  detail::require_range("eytzinger_layout", "sorted", sorted, count);
-  detail::require_range("eytzinger_layout", "tree", tree, count);
-  if constexpr (detail::orders_keys<Comp, typename std::iterator_traits<InIt>::value_type>::value)
-    host::check_sorted(ctx, "eytzinger_layout", "sorted", sorted, count, comp);
+template <class InIt, class OutIt>
+void eytzinger_layout(host_context& ctx, InIt sorted, index_t count, OutIt tree) {
   const eytzinger_shape shape(count);
   // Scattered from the sorted order: reads stream, and each level's writes are contiguous.
-  host::for_each_index(ctx, count, [&](index_t i) { tree[shape.node_of(i) - 1] = sorted[i]; });
+  for_each_index(ctx, count, [&](index_t i) { tree[shape.node_of(i) - 1] = sorted[i]; });
 }
 
-template <bounds Bounds = bounds::lower, class NeedleIt, class TreeIt, class OutIt, class Comp = less<>>
+template <bounds Bounds, class NeedleIt, class TreeIt, class OutIt, class Comp>
 void eytzinger_search(host_context& ctx, NeedleIt needles, index_t needle_count, TreeIt tree, index_t count, OutIt out,
-                      Comp comp = {}) {
-  detail::require_range("eytzinger_search", "needles", needles, needle_count);
-  detail::require_range("eytzinger_search", "tree", tree, count);
-  detail::require_range("eytzinger_search", "out", out, needle_count);
-  host::for_each_index(ctx, needle_count, [&](index_t i) {
+                      Comp comp) {
+  for_each_index(ctx, needle_count, [&](index_t i) {
     index_t bound;
     if constexpr (std::is_pointer_v<TreeIt>)
-      bound = host::eytzinger_search_prefetched<Bounds>(tree, count, needles[i], comp);
+      bound = eytzinger_search_prefetched<Bounds>(tree, count, needles[i], comp);
     else
       bound = eytzinger_search_bound<Bounds>(tree, count, needles[i], comp);
     out[i] = static_cast<typename std::iterator_traits<OutIt>::value_type>(bound);
   });
 }
 
-template <bounds Bounds = bounds::lower, class NeedleIt, class HayIt, class OutIt, class Comp = less<>>
+// Needles one by one, or sorted copies of them with their positions walked against the haystack
+// and the bounds scattered back.
+template <bounds Bounds, class NeedleIt, class HayIt, class OutIt, class Comp>
 void batch_search(host_context& ctx, NeedleIt needles, index_t needle_count, HayIt haystack, index_t haystack_count,
-                  OutIt out, Comp comp = {}, search_strategy strategy = search_strategy::automatic) {
-  detail::require_range("batch_search", "needles", needles, needle_count);
-  detail::require_range("batch_search", "haystack", haystack, haystack_count);
-  detail::require_range("batch_search", "out", out, needle_count);
-  host::check_sorted(ctx, "batch_search", "haystack", haystack, haystack_count, comp);
+                  OutIt out, Comp comp, search_strategy strategy) {
   if (strategy == search_strategy::automatic) strategy = search_strategy_for(false, needle_count, haystack_count);
   if (strategy == search_strategy::per_needle) {
-    binary_search<Bounds>(ctx, needles, needle_count, haystack, haystack_count, out, comp);
+    host::binary_search<Bounds>(ctx, needles, needle_count, haystack, haystack_count, out, comp);
     return;
   }
-  // Sort copies of the needles with their positions, walk them against the haystack, scatter back.
   using Needle = typename std::iterator_traits<NeedleIt>::value_type;
   std::vector<Needle> sorted(needles, needles + needle_count);
   std::vector<index_t> position(static_cast<std::size_t>(needle_count));
   std::iota(position.begin(), position.end(), index_t{0});
-  mergesort_pairs(ctx, sorted.data(), position.data(), needle_count, comp);
+  sort_keys_and_values(ctx, sorted.data(), position.data(), needle_count, comp);
   std::vector<index_t> bound(static_cast<std::size_t>(needle_count));
-  sorted_search<Bounds>(ctx, sorted.data(), needle_count, haystack, haystack_count, bound.data(), comp);
-  host::for_each_index(ctx, needle_count, [&](index_t i) {
+  host::sorted_search<Bounds, search::index, search::none>(ctx, sorted.data(), needle_count, haystack, haystack_count,
+                                                           bound.data(), nullptr, comp);
+  for_each_index(ctx, needle_count, [&](index_t i) {
     // Clamped: an unsorted haystack gives unspecified bounds, but never ones outside it.
     out[position[static_cast<std::size_t>(i)]] = static_cast<typename std::iterator_traits<OutIt>::value_type>(
         std::min(std::max(bound[static_cast<std::size_t>(i)], index_t{0}), haystack_count));
   });
 }
 
+}  // namespace host
+
+namespace backend {
+using host::batch_search;
+using host::binary_search;
+using host::eytzinger_layout;
+using host::eytzinger_search;
+}  // namespace backend
 }  // namespace mergepath

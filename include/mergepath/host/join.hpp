@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "../context.hpp"
+#include "../detail/backend.hpp"
 #include "../error.hpp"
 #include "../functional.hpp"
 #include "../thread/binary_search.hpp"
@@ -395,32 +396,23 @@ struct sorted_rows {
   void sort_with_rows(host_context& ctx, index_t count, std::vector<Row>& rows, Comp comp) {
     rows.resize(static_cast<std::size_t>(count));
     for (index_t i = 0; i < count; ++i) rows[static_cast<std::size_t>(i)] = static_cast<Row>(i);
-    mergesort_pairs(ctx, keys.data(), rows.data(), count, comp);
+    sort_keys_and_values(ctx, keys.data(), rows.data(), count, comp);
   }
 };
 
+// sort_merge_join of join.hpp on a host_context, arguments already checked: sorted copies of
+// both inputs with their row numbers, joined.
+template <join_kind Kind, class Index, class AIt, class BIt, class Comp>
+join_result<host_context, Index> sort_merge_join(host_context& ctx, AIt a, index_t a_count, BIt b, index_t b_count,
+                                                 Comp comp) {
+  sorted_rows<Index, AIt, Comp> sa(ctx, a, a_count, comp), sb(ctx, b, b_count, comp);
+  return join_sorted<Kind, Index>(ctx, sa.keys.data(), a_count, sb.keys.data(), b_count, sa.rows(), sb.rows(), comp);
+}
+
 }  // namespace host
 
-template <join_kind Kind = join_kind::inner, class Index = std::int64_t, class AIt, class BIt, class Comp = less<>>
-join_result<host_context, Index> merge_join(host_context& ctx, AIt a, std::int64_t a_count, BIt b, std::int64_t b_count,
-                                            Comp comp = {}) {
-  detail::require_range("merge_join", "a", a, a_count);
-  detail::require_range("merge_join", "b", b, b_count);
-  detail::require_join_index<Index>("merge_join", a_count, b_count);
-  host::check_merge_inputs(ctx, "merge_join", a, a_count, b, b_count, comp);
-  return host::join_sorted<Kind, Index>(ctx, a, a_count, b, b_count, detail::identity_rows{}, detail::identity_rows{},
-                                        comp);
-}
-
-template <join_kind Kind = join_kind::inner, class Index = std::int64_t, class AIt, class BIt, class Comp = less<>>
-join_result<host_context, Index> sort_merge_join(host_context& ctx, AIt a, std::int64_t a_count, BIt b,
-                                                 std::int64_t b_count, Comp comp = {}) {
-  detail::require_range("sort_merge_join", "a", a, a_count);
-  detail::require_range("sort_merge_join", "b", b, b_count);
-  detail::require_join_index<Index>("sort_merge_join", a_count, b_count);
-  host::sorted_rows<Index, AIt, Comp> sa(ctx, a, a_count, comp), sb(ctx, b, b_count, comp);
-  return host::join_sorted<Kind, Index>(ctx, sa.keys.data(), a_count, sb.keys.data(), b_count, sa.rows(), sb.rows(),
-                                        comp);
-}
-
+namespace backend {
+using host::join_sorted;
+using host::sort_merge_join;
+}  // namespace backend
 }  // namespace mergepath

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "../context.hpp"
+#include "../detail/backend.hpp"
 #include "../error.hpp"
 #include "../functional.hpp"
 #include "../thread/load_balance.hpp"
@@ -16,23 +17,6 @@
 namespace mergepath {
 namespace host {
 
-// Position of the first malformed segment start (segment_start_is_bad), or -1.
-template <class StartsIt>
-index_t first_bad_start(const host_context& ctx, StartsIt starts, index_t num_segments, index_t count) {
-  index_t chunks = chunk_count(ctx, num_segments);
-  std::vector<index_t> first(static_cast<std::size_t>(chunks), -1);
-  parallel_for(ctx, chunks, [&](index_t c) {
-    for (index_t s = num_segments * c / chunks, end = num_segments * (c + 1) / chunks; s < end; ++s)
-      if (segment_start_is_bad(starts, s, count)) {
-        first[static_cast<std::size_t>(c)] = s;
-        return;
-      }
-  });
-  for (index_t f : first)
-    if (f >= 0) return f;
-  return -1;
-}
-
 // Argument checks, then (checked mode) the starts' data precondition, before anything is written.
 template <class StartsIt>
 void check_segments(const host_context& ctx, const char* algorithm, index_t count, StartsIt starts,
@@ -40,7 +24,7 @@ void check_segments(const host_context& ctx, const char* algorithm, index_t coun
   detail::require_segments(algorithm, count, num_segments);
   detail::require_range(algorithm, "segment_starts", starts, num_segments);
   if (!ctx.checked()) return;
-  if (index_t s = first_bad_start(ctx, starts, num_segments, count); s >= 0)
+  if (index_t s = first_position_where(ctx, num_segments, bad_segment_start<StartsIt>{starts, count}); s >= 0)
     detail::throw_bad_start(algorithm, s, static_cast<long long>(starts[s]),
                             s > 0 ? static_cast<long long>(starts[s - 1]) : 0, count);
 }
@@ -61,7 +45,7 @@ void for_each_load_balance_share(const host_context& ctx, StartsIt starts, index
 }
 
 template <class Func, class StartsIt>
-void transform_lbs(const host_context& ctx, Func& f, index_t count, StartsIt starts, index_t num_segments) {
+void call_for_each_item(const host_context& ctx, Func& f, index_t count, StartsIt starts, index_t num_segments) {
   for_each_load_balance_share(
       ctx, starts, num_segments, count, chunk_count(ctx, count + num_segments),
       [&](index_t, const load_balance_share& share) {
@@ -79,8 +63,8 @@ void transform_lbs(const host_context& ctx, Func& f, index_t count, StartsIt sta
 // a sequential loop would; the partials of the two that cross its ends are joined with the
 // neighbours' afterwards, in order, on one thread.
 template <class ValueAt, class StartsIt, class OutIt, class T, class Op>
-void segmented_reduce(const host_context& ctx, ValueAt& value_at, index_t count, StartsIt starts,
-                      index_t num_segments, OutIt out, const T& init, Op op) {
+void reduce_segments(const host_context& ctx, ValueAt& value_at, index_t count, StartsIt starts, index_t num_segments,
+                     OutIt out, const T& init, Op op) {
   struct share_result {
     load_balance_share share;
     bool head_closed;                // the segment open at the share's start ends inside it
@@ -133,92 +117,40 @@ void segmented_reduce(const host_context& ctx, ValueAt& value_at, index_t count,
   if (carry.segment >= 0) out[carry.segment] = carry.partial.finish(init, op);
 }
 
-}  // namespace host
-
-// The entry points on a host_context (load_balance.hpp documents them).
-
-template <class Func, class StartsIt>
-void transform_lbs(host_context& ctx, Func f, index_t count, StartsIt segment_starts, index_t num_segments) {
-  host::check_segments(ctx, "transform_lbs", count, segment_starts, num_segments);
-  host::transform_lbs(ctx, f, count, segment_starts, num_segments);
+// The calls of load_balance.hpp on a host_context, arguments already checked (Policy: a GPU
+// tuning, unused).
+template <class Policy = default_tuning, class Func, class StartsIt>
+void transform_lbs(host_context& ctx, Func f, index_t count, StartsIt starts, index_t num_segments) {
+  call_for_each_item(ctx, f, count, starts, num_segments);
 }
 
 template <class StartsIt, class OutIt>
-void load_balancing_search(host_context& ctx, index_t count, StartsIt segment_starts, index_t num_segments,
-                           OutIt out) {
-  host::check_segments(ctx, "load_balancing_search", count, segment_starts, num_segments);
-  detail::require_range("load_balancing_search", "out", out, count);
+void load_balancing_search(host_context& ctx, index_t count, StartsIt starts, index_t num_segments, OutIt out) {
   using Out = typename std::iterator_traits<OutIt>::value_type;
   auto write = [out](index_t i, index_t segment, index_t) { out[i] = static_cast<Out>(segment); };
-  host::transform_lbs(ctx, write, count, segment_starts, num_segments);
+  call_for_each_item(ctx, write, count, starts, num_segments);
 }
 
 template <class ValuesIt, class StartsIt, class OutIt>
-void interval_expand(host_context& ctx, ValuesIt values, index_t count, StartsIt segment_starts, index_t num_segments,
+void interval_expand(host_context& ctx, ValuesIt values, index_t count, StartsIt starts, index_t num_segments,
                      OutIt out) {
-  host::check_segments(ctx, "interval_expand", count, segment_starts, num_segments);
-  detail::require_range("interval_expand", "values", values, num_segments);
-  detail::require_range("interval_expand", "out", out, count);
   auto expand = [values, out](index_t i, index_t segment, index_t) { out[i] = values[segment]; };
-  host::transform_lbs(ctx, expand, count, segment_starts, num_segments);
+  call_for_each_item(ctx, expand, count, starts, num_segments);
 }
 
-template <class InIt, class StartsIt, class GatherIt, class OutIt>
-void interval_gather(host_context& ctx, InIt in, index_t count, StartsIt segment_starts, index_t num_segments,
-                     GatherIt gather, OutIt out) {
-  host::check_segments(ctx, "interval_gather", count, segment_starts, num_segments);
-  detail::require_range("interval_gather", "in", in, count);
-  detail::require_range("interval_gather", "gather", gather, num_segments);
-  detail::require_range("interval_gather", "out", out, count);
-  auto move = [in, gather, out](index_t i, index_t segment, index_t rank) {
-    out[i] = in[static_cast<index_t>(gather[segment]) + rank];
-  };
-  host::transform_lbs(ctx, move, count, segment_starts, num_segments);
+template <class Policy = default_tuning, class ValueAt, class StartsIt, class OutIt, class T, class Op>
+void segmented_reduce(host_context& ctx, ValueAt value_at, index_t count, StartsIt starts, index_t num_segments,
+                      OutIt out, T init, Op op) {
+  reduce_segments(ctx, value_at, count, starts, num_segments, out, init, op);
 }
 
-template <class InIt, class StartsIt, class ScatterIt, class OutIt>
-void interval_scatter(host_context& ctx, InIt in, index_t count, StartsIt segment_starts, index_t num_segments,
-                      ScatterIt scatter, OutIt out) {
-  host::check_segments(ctx, "interval_scatter", count, segment_starts, num_segments);
-  detail::require_range("interval_scatter", "in", in, count);
-  detail::require_range("interval_scatter", "scatter", scatter, num_segments);
-  detail::require_range("interval_scatter", "out", out, count);
-  auto move = [in, scatter, out](index_t i, index_t segment, index_t rank) {
-    out[static_cast<index_t>(scatter[segment]) + rank] = in[i];
-  };
-  host::transform_lbs(ctx, move, count, segment_starts, num_segments);
-}
+}  // namespace host
 
-template <class InIt, class StartsIt, class GatherIt, class ScatterIt, class OutIt>
-void interval_move(host_context& ctx, InIt in, index_t count, StartsIt segment_starts, index_t num_segments,
-                   GatherIt gather, ScatterIt scatter, OutIt out) {
-  host::check_segments(ctx, "interval_move", count, segment_starts, num_segments);
-  detail::require_range("interval_move", "in", in, count);
-  detail::require_range("interval_move", "gather", gather, num_segments);
-  detail::require_range("interval_move", "scatter", scatter, num_segments);
-  detail::require_range("interval_move", "out", out, count);
-  auto move = [in, gather, scatter, out](index_t, index_t segment, index_t rank) {
-    out[static_cast<index_t>(scatter[segment]) + rank] = in[static_cast<index_t>(gather[segment]) + rank];
-  };
-  host::transform_lbs(ctx, move, count, segment_starts, num_segments);
-}
-
-template <class Func, class StartsIt, class OutIt, class T, class Op = plus<>>
-void transform_segmented_reduce(host_context& ctx, Func f, index_t count, StartsIt segment_starts,
-                                index_t num_segments, OutIt out, T init, Op op = {}) {
-  host::check_segments(ctx, "transform_segmented_reduce", count, segment_starts, num_segments);
-  detail::require_range("transform_segmented_reduce", "out", out, num_segments);
-  host::segmented_reduce(ctx, f, count, segment_starts, num_segments, out, init, op);
-}
-
-template <class InIt, class StartsIt, class OutIt, class T, class Op = plus<>>
-void segmented_reduce(host_context& ctx, InIt values, index_t count, StartsIt segment_starts, index_t num_segments,
-                      OutIt out, T init, Op op = {}) {
-  host::check_segments(ctx, "segmented_reduce", count, segment_starts, num_segments);
-  detail::require_range("segmented_reduce", "values", values, count);
-  detail::require_range("segmented_reduce", "out", out, num_segments);
-  value_at_as<InIt, T> value_at{values};
-  host::segmented_reduce(ctx, value_at, count, segment_starts, num_segments, out, init, op);
-}
-
+namespace backend {
+using host::check_segments;
+using host::interval_expand;
+using host::load_balancing_search;
+using host::segmented_reduce;
+using host::transform_lbs;
+}  // namespace backend
 }  // namespace mergepath

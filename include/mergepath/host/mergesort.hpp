@@ -185,7 +185,7 @@ std::vector<index_t> merge_run_pairs(const host_context& ctx, Src src, Dst dst, 
 }
 
 template <class Keys, class Vals, class Comp>
-void mergesort(const host_context& ctx, Keys keys, Vals vals, index_t count, Comp comp) {
+void sort_keys_and_values(const host_context& ctx, Keys keys, Vals vals, index_t count, Comp comp) {
   if (count < 2) return;
   const auto data = make_sort_data(keys, vals);
   // Scratch as large as the input, in plain arrays whatever the caller's iterators are.
@@ -214,19 +214,21 @@ void mergesort(const host_context& ctx, Keys keys, Vals vals, index_t count, Com
   }
 }
 
+// The calls of mergesort.hpp on a host_context, arguments already checked (Policy: unused).
+template <class Policy, class KeysIt, class Comp>
+void mergesort(host_context& ctx, KeysIt keys, index_t count, Comp comp) {
+  sort_keys_and_values(ctx, keys, detail::no_thread_values{}, count, comp);
+}
+
+template <class Policy, class KeysIt, class ValsIt, class Comp>
+void mergesort_pairs(host_context& ctx, KeysIt keys, ValsIt vals, index_t count, Comp comp) {
+  sort_keys_and_values(ctx, keys, vals, count, comp);
+}
+
 }  // namespace host
 
-template <class KeysIt, class Comp = less<>>
-void mergesort(host_context& ctx, KeysIt keys, index_t count, Comp comp = {}) {
-  detail::require_range("mergesort", "keys", keys, count);
-  host::mergesort(ctx, keys, detail::no_thread_values{}, count, comp);
-}
-
-template <class KeysIt, class ValsIt, class Comp = less<>>
-void mergesort_pairs(host_context& ctx, KeysIt keys, ValsIt vals, index_t count, Comp comp = {}) {
-  detail::require_range("mergesort_pairs", "keys", keys, count);
-  detail::require_range("mergesort_pairs", "vals", vals, count);
-  host::mergesort(ctx, keys, vals, count, comp);
-}
-
+namespace backend {
+using host::mergesort;
+using host::mergesort_pairs;
+}  // namespace backend
 }  // namespace mergepath

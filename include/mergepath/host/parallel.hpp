@@ -9,6 +9,8 @@
 #include <vector>
 
 #include "../context.hpp"
+#include "../error.hpp"
+#include "../thread/preconditions.hpp"
 
 namespace mergepath {
 namespace host {
@@ -64,18 +66,15 @@ void parallel_copy(const host_context& ctx, InIt in, std::int64_t count, OutIt o
   });
 }
 
-// Position of the first element of x[0, count) ordered before its predecessor, or -1 when
-// sorted. Used by checked mode.
-template <class It, class Comp>
-std::int64_t first_unsorted(const host_context& ctx, It x, std::int64_t count, Comp comp) {
-  if (count < 2) return -1;
-  std::int64_t chunks = chunk_count(ctx, count);
+// The least i in [0, count) with bad(i), or -1: checked mode's search for the first position that
+// breaks a precondition (thread/preconditions.hpp), in parallel chunks.
+template <class Bad>
+std::int64_t first_position_where(const host_context& ctx, std::int64_t count, Bad bad) {
+  const std::int64_t chunks = chunk_count(ctx, count);
   std::vector<std::int64_t> first(static_cast<std::size_t>(chunks), -1);
   parallel_for(ctx, chunks, [&](std::int64_t c) {
-    std::int64_t begin = std::max<std::int64_t>(1, count * c / chunks);
-    std::int64_t end = count * (c + 1) / chunks;
-    for (std::int64_t i = begin; i < end; ++i)
-      if (comp(x[i], x[i - 1])) {
+    for (std::int64_t i = count * c / chunks, end = count * (c + 1) / chunks; i < end; ++i)
+      if (bad(i)) {
         first[static_cast<std::size_t>(c)] = i;
         return;
       }
@@ -83,6 +82,12 @@ std::int64_t first_unsorted(const host_context& ctx, It x, std::int64_t count, C
   for (std::int64_t f : first)
     if (f >= 0) return f;
   return -1;
+}
+
+// Position of the first element of x[0, count) ordered before its predecessor, or -1 when sorted.
+template <class It, class Comp>
+std::int64_t first_unsorted(const host_context& ctx, It x, std::int64_t count, Comp comp) {
+  return first_position_where(ctx, count, ordered_before_predecessor<It, Comp>{x, comp});
 }
 
 // Checked mode's test of one input that must be sorted by comp: throws naming its first
@@ -95,4 +100,8 @@ void check_sorted(const host_context& ctx, const char* algorithm, const char* na
 }
 
 }  // namespace host
+
+namespace backend {
+using host::check_sorted;
+}  // namespace backend
 }  // namespace mergepath

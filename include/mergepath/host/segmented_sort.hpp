@@ -23,31 +23,11 @@ namespace host {
 // Segments up to this long are sorted by insertion: below it a merge sort's setup costs more.
 constexpr index_t insertion_sort_items = 24;
 
-// Position of the first head index that is out of [0, count) or not greater than the one before
-// it, or -1 when all are well formed. Used by checked mode.
-template <class HeadsIt>
-index_t first_bad_head(const host_context& ctx, HeadsIt heads, index_t num_heads, index_t count) {
-  if (num_heads == 0) return -1;
-  index_t chunks = chunk_count(ctx, num_heads);
-  std::vector<index_t> first(static_cast<std::size_t>(chunks), -1);
-  parallel_for(ctx, chunks, [&](index_t c) {
-    for (index_t i = num_heads * c / chunks, end = num_heads * (c + 1) / chunks; i < end; ++i) {
-      auto h = static_cast<long long>(heads[i]);
-      if (h < 0 || h >= count || (i > 0 && h <= static_cast<long long>(heads[i - 1]))) {
-        first[static_cast<std::size_t>(c)] = i;
-        return;
-      }
-    }
-  });
-  for (index_t f : first)
-    if (f >= 0) return f;
-  return -1;
-}
-
+// Checked mode: throws std::invalid_argument naming the first malformed head index.
 template <class HeadsIt>
 void check_heads(const host_context& ctx, const char* algorithm, HeadsIt heads, index_t num_heads, index_t count) {
   if (!ctx.checked()) return;
-  if (index_t i = first_bad_head(ctx, heads, num_heads, count); i >= 0)
+  if (index_t i = first_position_where(ctx, num_heads, bad_segment_head<HeadsIt>{heads, count}); i >= 0)
     detail::throw_bad_head(algorithm, i, static_cast<long long>(heads[i]),
                            i > 0 ? static_cast<long long>(heads[i - 1]) : 0, count);
 }
@@ -100,9 +80,11 @@ void insertion_sort(Data data, index_t count, Comp comp) {
   }
 }
 
+// Sorts each segment of keys (and vals) that flags mark, the long ones by the parallel mergesort.
 template <class Keys, class Vals, class Comp>
-void segmented_sort(const host_context& ctx, Keys keys, Vals vals, index_t count, const std::uint32_t* flags,
-                    Comp comp) {
+void sort_segments(const host_context& ctx, Keys keys, Vals vals, index_t count, const std::uint32_t* flags, Comp comp,
+                   segsort_stats* stats) {
+  if (stats) *stats = {};
   if (count < 2) return;
   const auto data = make_sort_data(keys, vals);
   // A segment longer than a thread's fair share of the work waits for the parallel mergesort.
@@ -137,70 +119,64 @@ void segmented_sort(const host_context& ctx, Keys keys, Vals vals, index_t count
   for (const auto& chunk : long_segments)
     for (auto [begin, end] : chunk) {
       auto at = data.at(begin);
-      mergesort(ctx, at.keys, at.vals, end - begin, comp);
+      sort_keys_and_values(ctx, at.keys, at.vals, end - begin, comp);
     }
+}
+
+template <class Keys, class Vals, class HeadsIt, class Comp>
+void sort_segments_at_heads(const host_context& ctx, Keys keys, Vals vals, index_t count, HeadsIt heads,
+                            index_t num_heads, Comp comp, segsort_stats* stats) {
+  const auto flags = head_flags_from_indices(heads, num_heads, count);
+  sort_segments(ctx, keys, vals, count, flags.data(), comp, stats);
+}
+
+// The calls of segmented_sort.hpp on a host_context, arguments already checked (Policy: unused).
+// The CPU leaves stats empty.
+template <class Policy, class KeysIt, class HeadsIt, class Comp>
+void segmented_sort(host_context& ctx, KeysIt keys, index_t count, HeadsIt heads, index_t num_heads, Comp comp,
+                    segsort_stats* stats) {
+  sort_segments_at_heads(ctx, keys, detail::no_thread_values{}, count, heads, num_heads, comp, stats);
+}
+
+template <class Policy, class KeysIt, class ValsIt, class HeadsIt, class Comp>
+void segmented_sort_pairs(host_context& ctx, KeysIt keys, ValsIt vals, index_t count, HeadsIt heads, index_t num_heads,
+                          Comp comp, segsort_stats* stats) {
+  sort_segments_at_heads(ctx, keys, vals, count, heads, num_heads, comp, stats);
+}
+
+template <class Policy, class KeysIt, class Comp>
+void segmented_sort_flags(host_context& ctx, KeysIt keys, index_t count, const std::uint32_t* head_flags, Comp comp,
+                          segsort_stats* stats) {
+  sort_segments(ctx, keys, detail::no_thread_values{}, count, head_flags, comp, stats);
+}
+
+template <class Policy, class KeysIt, class ValsIt, class Comp>
+void segmented_sort_pairs_flags(host_context& ctx, KeysIt keys, ValsIt vals, index_t count,
+                                const std::uint32_t* head_flags, Comp comp, segsort_stats* stats) {
+  sort_segments(ctx, keys, vals, count, head_flags, comp, stats);
+}
+
+template <class Policy, class KeysIt, class Comp>
+void locality_sort(host_context& ctx, KeysIt keys, index_t count, Comp comp, segsort_stats* stats) {
+  if (stats) *stats = {};
+  sort_keys_and_values(ctx, keys, detail::no_thread_values{}, count, comp);
+}
+
+template <class Policy, class KeysIt, class ValsIt, class Comp>
+void locality_sort_pairs(host_context& ctx, KeysIt keys, ValsIt vals, index_t count, Comp comp, segsort_stats* stats) {
+  if (stats) *stats = {};
+  sort_keys_and_values(ctx, keys, vals, count, comp);
 }
 
 }  // namespace host
 
-// The host entry points; segmented_sort.hpp documents them.
-
-template <class KeysIt, class HeadsIt, class Comp = less<>>
-void segmented_sort(host_context& ctx, KeysIt keys, index_t count, HeadsIt heads, index_t num_heads, Comp comp = {},
-                    segsort_stats* stats = nullptr) {
-  detail::require_range("segmented_sort", "keys", keys, count);
-  detail::require_range("segmented_sort", "heads", heads, num_heads);
-  host::check_heads(ctx, "segmented_sort", heads, num_heads, count);
-  if (stats) *stats = {};
-  const auto flags = host::head_flags_from_indices(heads, num_heads, count);
-  host::segmented_sort(ctx, keys, detail::no_thread_values{}, count, flags.data(), comp);
-}
-
-template <class KeysIt, class ValsIt, class HeadsIt, class Comp = less<>>
-void segmented_sort_pairs(host_context& ctx, KeysIt keys, ValsIt vals, index_t count, HeadsIt heads,
-                          index_t num_heads, Comp comp = {}, segsort_stats* stats = nullptr) {
-  detail::require_range("segmented_sort_pairs", "keys", keys, count);
-  detail::require_range("segmented_sort_pairs", "vals", vals, count);
-  detail::require_range("segmented_sort_pairs", "heads", heads, num_heads);
-  host::check_heads(ctx, "segmented_sort_pairs", heads, num_heads, count);
-  if (stats) *stats = {};
-  const auto flags = host::head_flags_from_indices(heads, num_heads, count);
-  host::segmented_sort(ctx, keys, vals, count, flags.data(), comp);
-}
-
-template <class KeysIt, class Comp = less<>>
-void segmented_sort_flags(host_context& ctx, KeysIt keys, index_t count, const std::uint32_t* head_flags,
-                          Comp comp = {}, segsort_stats* stats = nullptr) {
-  detail::require_range("segmented_sort_flags", "keys", keys, count);
-  detail::require_range("segmented_sort_flags", "head_flags", head_flags, head_flag_words(count));
-  if (stats) *stats = {};
-  host::segmented_sort(ctx, keys, detail::no_thread_values{}, count, head_flags, comp);
-}
-
-template <class KeysIt, class ValsIt, class Comp = less<>>
-void segmented_sort_pairs_flags(host_context& ctx, KeysIt keys, ValsIt vals, index_t count,
-                                const std::uint32_t* head_flags, Comp comp = {}, segsort_stats* stats = nullptr) {
-  detail::require_range("segmented_sort_pairs_flags", "keys", keys, count);
-  detail::require_range("segmented_sort_pairs_flags", "vals", vals, count);
-  detail::require_range("segmented_sort_pairs_flags", "head_flags", head_flags, head_flag_words(count));
-  if (stats) *stats = {};
-  host::segmented_sort(ctx, keys, vals, count, head_flags, comp);
-}
-
-template <class KeysIt, class Comp = less<>>
-void locality_sort(host_context& ctx, KeysIt keys, index_t count, Comp comp = {}, segsort_stats* stats = nullptr) {
-  detail::require_range("locality_sort", "keys", keys, count);
-  if (stats) *stats = {};
-  host::mergesort(ctx, keys, detail::no_thread_values{}, count, comp);
-}
-
-template <class KeysIt, class ValsIt, class Comp = less<>>
-void locality_sort_pairs(host_context& ctx, KeysIt keys, ValsIt vals, index_t count, Comp comp = {},
-                         segsort_stats* stats = nullptr) {
-  detail::require_range("locality_sort_pairs", "keys", keys, count);
-  detail::require_range("locality_sort_pairs", "vals", vals, count);
-  if (stats) *stats = {};
-  host::mergesort(ctx, keys, vals, count, comp);
-}
-
+namespace backend {
+using host::check_heads;
+using host::locality_sort;
+using host::locality_sort_pairs;
+using host::segmented_sort;
+using host::segmented_sort_flags;
+using host::segmented_sort_pairs;
+using host::segmented_sort_pairs_flags;
+}  // namespace backend
 }  // namespace mergepath

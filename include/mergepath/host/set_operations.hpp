@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "../context.hpp"
+#include "../detail/backend.hpp"
 #include "../error.hpp"
 #include "../functional.hpp"
 #include "../thread/set_operations.hpp"
@@ -63,16 +64,7 @@ index_t set_operation(const host_context& ctx, AKeys a_keys, AVals a_vals, index
 
 }  // namespace host
 
-namespace detail {
-
-// The entry points' shared checks (set_operations.hpp): counts, pointers, checked mode.
-template <set_op Op, class AKeys, class AVals, class BKeys, class BVals, class OutKeys, class OutVals, class Comp>
-index_t run_set_operation(host_context& ctx, const char* algorithm, AKeys a_keys, AVals a_vals, index_t a_count,
-                          BKeys b_keys, BVals b_vals, index_t b_count, OutKeys out_keys, OutVals out_vals, Comp comp) {
-  require_set_operation_ranges<Op>(algorithm, a_keys, a_vals, a_count, b_keys, b_vals, b_count, out_keys, out_vals);
-  host::check_merge_inputs(ctx, algorithm, a_keys, a_count, b_keys, b_count, comp);
-  return host::set_operation<Op>(ctx, a_keys, a_vals, a_count, b_keys, b_vals, b_count, out_keys, out_vals, comp);
-}
-
-}  // namespace detail
+namespace backend {
+using host::set_operation;
+}  // namespace backend
 }  // namespace mergepath

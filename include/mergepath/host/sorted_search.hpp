@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "../context.hpp"
+#include "../detail/backend.hpp"
 #include "../error.hpp"
 #include "../functional.hpp"
 #include "../thread/binary_search.hpp"
@@ -46,7 +47,10 @@ index_t gallop_ratio(index_t b_count) {
   return host_gallop_ratio(static_cast<std::size_t>(b_count) * sizeof(Key), last_level_cache_bytes());
 }
 
-template <bounds Bounds, search TypeA, search TypeB, class AIt, class BIt, class AOut, class BOut, class Comp>
+// The complete search of sorted_search.hpp on a host_context, arguments already checked (Policy:
+// a GPU tuning, unused).
+template <bounds Bounds, search TypeA, search TypeB, class Policy = default_tuning, class AIt, class BIt, class AOut,
+          class BOut, class Comp>
 match_counts sorted_search(const host_context& ctx, AIt a, index_t a_count, BIt b, index_t b_count, AOut a_out,
                            BOut b_out, Comp comp) {
   if constexpr (TypeA == search::index && TypeB == search::none)
@@ -66,32 +70,20 @@ match_counts sorted_search(const host_context& ctx, AIt a, index_t a_count, BIt 
   return sum;
 }
 
-}  // namespace host
-
-// The complete sorted search on the CPU (sorted_search.hpp).
-template <bounds Bounds, search TypeA, search TypeB, class AIt, class BIt, class AOut, class BOut, class Comp = less<>>
-match_counts sorted_search(host_context& ctx, AIt a, index_t a_count, BIt b, index_t b_count, AOut a_out, BOut b_out,
-                           Comp comp = {}) {
-  detail::require_search_ranges<TypeA, TypeB>(a, a_count, b, b_count, a_out, b_out);
-  host::check_merge_inputs(ctx, "sorted_search", a, a_count, b, b_count, comp);
-  return host::sorted_search<Bounds, TypeA, TypeB>(ctx, a, a_count, b, b_count, a_out, b_out, comp);
-}
-
-// a_out[i] = the lower (or upper) bound of a[i] in b, on the CPU.
-template <bounds Bounds = bounds::lower, class AIt, class BIt, class OutIt, class Comp = less<>>
-void sorted_search(host_context& ctx, AIt a, index_t a_count, BIt b, index_t b_count, OutIt a_out, Comp comp = {}) {
-  sorted_search<Bounds, search::index, search::none>(ctx, a, a_count, b, b_count, a_out, nullptr, comp);
-}
-
-// counts[i] = op(lower_bounds[i], upper bound of a[i] in b), on the CPU.
-template <class AIt, class BIt, class LowerIt, class OutIt, class Comp = less<>, class Op = equality_count_op>
+// counts[i] = op(lower_bounds[i], upper bound of a[i] in b): the upper-bound search writes through
+// an output that applies op.
+template <class AIt, class BIt, class LowerIt, class OutIt, class Comp, class Op>
 void sorted_equality_count(host_context& ctx, AIt a, index_t a_count, BIt b, index_t b_count, LowerIt lower_bounds,
-                           OutIt counts, Comp comp = {}, Op op = {}) {
-  detail::require_equality_count_ranges(a, a_count, b, b_count, lower_bounds, counts);
-  host::check_merge_inputs(ctx, "sorted_equality_count", a, a_count, b, b_count, comp);
-  host::sorted_search<bounds::upper, search::index, search::none>(
+                           OutIt counts, Comp comp, Op op) {
+  sorted_search<bounds::upper, search::index, search::none>(
       ctx, a, a_count, b, b_count, detail::equality_count_output<LowerIt, OutIt, Op>{lower_bounds, counts, op}, nullptr,
       comp);
 }
 
+}  // namespace host
+
+namespace backend {
+using host::sorted_equality_count;
+using host::sorted_search;
+}  // namespace backend
 }  // namespace mergepath

@@ -10,6 +10,7 @@
 #include <iterator>
 
 #include "../context.hpp"
+#include "../detail/launch.cuh"
 #include "../error.hpp"
 #include "../functional.hpp"
 #include "../thread/join.hpp"

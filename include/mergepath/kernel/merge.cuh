@@ -11,28 +11,15 @@
 #include "../block/tile_io.cuh"
 #include "../block/warp_merge_path.cuh"
 #include "../detail/config.hpp"
+#include "../detail/launch.cuh"
 #include "../error.hpp"
 #include "../thread/merge_path.hpp"
 #include "../tuning/merge.hpp"
 #include "split_repair.cuh"
+#include "value_of.cuh"
 
 namespace mergepath {
 namespace kernel {
-
-// Stands in for the value iterators of a keys-only merge.
-struct no_values {};
-
-template <class It>
-struct value_of_impl {
-  using type = typename std::iterator_traits<It>::value_type;
-};
-template <>
-struct value_of_impl<no_values> {
-  using type = void;
-};
-// The element type of an iterator; void for no_values.
-template <class It>
-using value_of = typename value_of_impl<It>::type;
 
 // The partition pass's store for merges: partitions[p] = a's share of output p * tile_items.
 // Under an order that is not trusted the pass's last block makes them monotone (repair_ticket:

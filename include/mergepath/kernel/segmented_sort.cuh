@@ -30,26 +30,6 @@ __global__ void head_flags_kernel(HeadsIt heads, index_t num_heads, index_t coun
   }
 }
 
-// Checked mode: *first = the first i whose head is out of [0, count) or not above heads[i - 1].
-template <class HeadsIt>
-__global__ void first_bad_head_kernel(HeadsIt heads, index_t num_heads, index_t count, unsigned long long* first) {
-  for (index_t i = blockIdx.x * static_cast<index_t>(blockDim.x) + threadIdx.x; i < num_heads;
-       i += static_cast<index_t>(gridDim.x) * blockDim.x) {
-    auto h = static_cast<long long>(heads[i]);
-    if (h < 0 || h >= count || (i > 0 && h <= static_cast<long long>(heads[i - 1]))) {
-      atomicMin(first, static_cast<unsigned long long>(i));
-      return;
-    }
-  }
-}
-
-// values[0, 1] = heads[i], heads[i - 1] (checked mode's message).
-template <class HeadsIt>
-__global__ void fetch_heads_kernel(HeadsIt heads, index_t i, long long* values) {
-  values[0] = static_cast<long long>(heads[i]);
-  values[1] = i > 0 ? static_cast<long long>(heads[i - 1]) : 0;
-}
-
 // The first and last segment head of a sorted run, as global positions; {no_head, -1} when none.
 struct segment_heads {
   static constexpr index_t no_head = INT64_MAX;

@@ -10,6 +10,7 @@
 #include <type_traits>
 
 #include "../detail/config.hpp"
+#include "../detail/launch.cuh"
 #include "../thread/set_operations.hpp"
 #include "../tuning/set_operations.hpp"
 #include "merge.cuh"

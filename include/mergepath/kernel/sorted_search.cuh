@@ -13,6 +13,7 @@
 #include "../block/warp_reduce.cuh"
 #include "../detail/cache_hint.cuh"
 #include "../detail/config.hpp"
+#include "../detail/launch.cuh"
 #include "../functional.hpp"
 #include "../thread/binary_search.hpp"
 #include "../thread/merge_path.hpp"

@@ -1,4 +1,5 @@
-// The textbook's ladder of merge kernels (seeds 001/002), kept to show what each step buys:
+// The textbook's ladder of merge kernels (Programming Massively Parallel Processors ch. 12; the
+// ECE 508 lecture), kept to show what each step buys:
 //  basic:    every thread finds its output slice's co-rank in global memory and merges from there;
 //  tiled:    a block finds its section's co-rank once, then loads tiles of A and B into shared
 //            memory and merges from there (coalesced loads, but half of each load is thrown away);

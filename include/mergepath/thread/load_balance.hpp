@@ -87,14 +87,32 @@ MERGEPATH_HD inline index_t rank_in_segment(index_t item, index_t segment_start)
   return item - detail::min_of(detail::max_of<index_t>(segment_start, 0), item);
 }
 
-// Checked mode's test of segment_starts[s]: the first must be 0, each at least its predecessor
-// and at most count.
-template <class StartsIt>
-MERGEPATH_HD bool segment_start_is_bad(StartsIt starts, index_t s, index_t count) {
-  const auto value = static_cast<long long>(starts[s]);
-  if (s == 0) return value != 0;
-  return value < static_cast<long long>(starts[s - 1]) || value > count;
-}
+// The per-item function of interval_gather, interval_scatter and interval_move: transform_lbs
+// calls it with an item, its segment and its rank in the segment, and it copies
+// in[from(item, segment, rank)] to out[to(item, segment, rank)]. A position is the item itself
+// (item_position) or a table's entry for the segment plus the rank (segment_table_position).
+struct item_position {
+  MERGEPATH_HD index_t operator()(index_t item, index_t, index_t) const { return item; }
+};
+
+template <class TableIt>
+struct segment_table_position {
+  TableIt table;
+  MERGEPATH_HD index_t operator()(index_t, index_t segment, index_t rank) const {
+    return static_cast<index_t>(table[segment]) + rank;
+  }
+};
+
+template <class InIt, class From, class To, class OutIt>
+struct copy_intervals {
+  InIt in;
+  From from;
+  To to;
+  OutIt out;
+  MERGEPATH_HD void operator()(index_t item, index_t segment, index_t rank) const {
+    out[to(item, segment, rank)] = in[from(item, segment, rank)];
+  }
+};
 
 // segmented_reduce's value source: values[i] as the reduction's type T.
 template <class It, class T>

@@ -1,4 +1,5 @@
-// merge_path: the co-rank search under every algorithm here (seeds 001/002: co-rank; 000/003: MergePath).
+// merge_path: the co-rank search under every algorithm here (the co-rank of Hwu, Kirk and El
+// Hajj; the Merge Path of Odeh et al. and moderngpu).
 #pragma once
 
 #include <type_traits>

@@ -78,7 +78,7 @@ constexpr segmented_reduce_stream_tuning segmented_reduce_stream = {128, 8, 3, 4
 constexpr segmented_reduce_stream_tuning segmented_reduce_stream_mid = {64, 8, 3, 8, 1250};
 
 // The policies (types with `static constexpr load_balance_tuning tuning`) the entry points use;
-// the *_tuned entry points take the caller's own.
+// transform_lbs<Policy> and transform_segmented_reduce<Policy> take the caller's own.
 struct default_transform_lbs_policy {
   static constexpr load_balance_tuning tuning = default_transform_lbs_tuning;
 };

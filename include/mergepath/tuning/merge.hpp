@@ -111,7 +111,7 @@ constexpr merge_tuning merge_tuning_for(int arch, std::size_t key_bytes, std::si
   return {128, 5, 1, false, 1024, 1, chunked};
 }
 
-// A policy names a tuning at compile time; pass your own to merge_tuned to override it.
+// A policy names a tuning at compile time; pass your own as merge<Policy>(ctx, ...) to override it.
 template <class Key, class Value = void>
 struct default_merge_policy {
   static constexpr merge_tuning tuning = merge_tuning_for(90, sizeof(Key), sizeof(Value));

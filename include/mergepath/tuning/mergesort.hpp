@@ -173,7 +173,7 @@ constexpr int mergesort_tuning_family(int family, std::size_t key_bytes, std::si
   return same ? family_sm90 : tuning_family(family);
 }
 
-// A policy names a tuning at compile time; pass your own to mergesort_tuned to override it.
+// A policy names a tuning at compile time; pass your own as mergesort<Policy>(ctx, ...) to override it.
 // Family: a tuning_family (sm_90's by default; the front doors take the running code's).
 template <class Key, class Value = void, int Family = family_sm90>
 struct default_mergesort_policy {

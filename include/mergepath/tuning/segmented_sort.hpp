@@ -47,7 +47,8 @@ constexpr segmented_sort_tuning segmented_sort_tuning_for(int arch, std::size_t 
   return {blocksort, merge, 8, 6};
 }
 
-// A policy names a tuning at compile time; pass your own to the _tuned forms to override it.
+// A policy names a tuning at compile time; pass your own as segmented_sort<Policy>(ctx, ...) (and
+// the other calls of segmented_sort.hpp) to override it.
 template <class Key, class Value = void>
 struct default_segmented_sort_policy {
   static constexpr segmented_sort_tuning tuning = segmented_sort_tuning_for(90, sizeof(Key), sizeof(Value));

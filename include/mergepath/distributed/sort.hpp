@@ -31,10 +31,10 @@
 #include <vector>
 
 #include "../context.hpp"
+#include "../detail/config.hpp"
 #include "../error.hpp"
 #include "../merge.hpp"
 #include "../sort.hpp"
-#include "config.hpp"
 
 namespace mergepath {
 
@@ -144,7 +144,8 @@ std::vector<index_t> find_splits(Session& session, Local& local, const std::vect
   const int p = session.size(), me = session.rank();
   const index_t mine = counts[static_cast<std::size_t>(me)];
   std::vector<index_t> prefix(static_cast<std::size_t>(p) + 1, 0);
-  for (int r = 0; r < p; ++r) prefix[static_cast<std::size_t>(r) + 1] = prefix[static_cast<std::size_t>(r)] + counts[static_cast<std::size_t>(r)];
+  for (int r = 0; r < p; ++r)
+    prefix[static_cast<std::size_t>(r) + 1] = prefix[static_cast<std::size_t>(r)] + counts[static_cast<std::size_t>(r)];
   const index_t total = prefix.back();
   const int targets = p - 1;
   const int k = splitter_samples_for(p, Session::splitter_samples);
@@ -152,7 +153,7 @@ std::vector<index_t> find_splits(Session& session, Local& local, const std::vect
   struct target_state {
     index_t t;
     bool done = false;
-    index_t lo = 0, hi = 0;  // this rank's window
+    index_t lo = 0, hi = 0;          // this rank's window
     index_t lo_all = 0, hi_all = 0;  // the windows' sums over all ranks (the same on every rank)
     index_t split = 0;
   };
@@ -162,9 +163,12 @@ std::vector<index_t> find_splits(Session& session, Local& local, const std::vect
     target_state& s = state[static_cast<std::size_t>(j)];
     s.t = prefix[static_cast<std::size_t>(j) + 1];
     s.lo = 0, s.hi = mine, s.lo_all = 0, s.hi_all = total;
-    if (s.t == 0) s.done = true, s.split = 0;
-    else if (s.t == total) s.done = true, s.split = mine;
-    else ++active;
+    if (s.t == 0)
+      s.done = true, s.split = 0;
+    else if (s.t == total)
+      s.done = true, s.split = mine;
+    else
+      ++active;
   }
 
   const std::size_t slots = static_cast<std::size_t>(targets) * static_cast<std::size_t>(k);
@@ -180,8 +184,10 @@ std::vector<index_t> find_splits(Session& session, Local& local, const std::vect
       const index_t width = s.done ? 0 : s.hi - s.lo;
       for (int i = 0; i < k; ++i) {
         index_t at = -1;
-        if (width > 0 && width <= k) at = i < width ? s.lo + i : -1;
-        else if (width > k) at = s.lo + (2 * index_t{i} + 1) * width / (2 * index_t{k});
+        if (width > 0 && width <= k)
+          at = i < width ? s.lo + i : -1;
+        else if (width > k)
+          at = s.lo + (2 * index_t{i} + 1) * width / (2 * index_t{k});
         proposed[static_cast<std::size_t>(j) * k + i].position = at;
         if (at >= 0) positions.push_back(at);
       }
@@ -223,8 +229,10 @@ std::vector<index_t> find_splits(Session& session, Local& local, const std::vect
             s.done = true, s.split = before[g];
             continue;
           }
-          if (c < s.t && (below < 0 || c > before_all[static_cast<std::size_t>(below)])) below = static_cast<std::ptrdiff_t>(g);
-          if (c > s.t && (above < 0 || c < before_all[static_cast<std::size_t>(above)])) above = static_cast<std::ptrdiff_t>(g);
+          if (c < s.t && (below < 0 || c > before_all[static_cast<std::size_t>(below)]))
+            below = static_cast<std::ptrdiff_t>(g);
+          if (c > s.t && (above < 0 || c < before_all[static_cast<std::size_t>(above)]))
+            above = static_cast<std::ptrdiff_t>(g);
         }
       if (!s.done) {
         if (below >= 0) {  // the candidate below t is before position t too
@@ -237,8 +245,10 @@ std::vector<index_t> find_splits(Session& session, Local& local, const std::vect
           s.hi_all = before_all[static_cast<std::size_t>(above)];
         }
         s.hi = std::max(s.hi, s.lo);
-        if (s.lo_all == s.t) s.done = true, s.split = s.lo;
-        else if (s.hi_all == s.t) s.done = true, s.split = s.hi;
+        if (s.lo_all == s.t)
+          s.done = true, s.split = s.lo;
+        else if (s.hi_all == s.t)
+          s.done = true, s.split = s.hi;
       }
       if (s.done) --active;
     }
@@ -260,7 +270,8 @@ std::vector<index_t> find_splits(Session& session, Local& local, const std::vect
 // Every rank's splits (row r: rank r's, size() + 1 each) are consistent when column k sums to t_k:
 // then every rank receives exactly its own count. Only a comparator that is not a strict weak
 // order (or differs between ranks) breaks it; the verdict is the same on every rank.
-inline void check_splits(const std::vector<index_t>& all_splits, const std::vector<index_t>& counts, const char* algorithm) {
+inline void check_splits(const std::vector<index_t>& all_splits, const std::vector<index_t>& counts,
+                         const char* algorithm) {
   const std::size_t p = counts.size();
   index_t t = 0;
   for (std::size_t k = 0; k <= p; ++k) {
@@ -293,7 +304,8 @@ host_scratch<T> distributed_scratch(host_context& ctx, index_t count) {
 }
 template <class T>
 void distributed_copy(host_context&, const T* src, index_t count, T* dst) {
-  if (count > 0) std::memcpy(static_cast<void*>(dst), static_cast<const void*>(src), static_cast<std::size_t>(count) * sizeof(T));
+  if (count > 0)
+    std::memcpy(static_cast<void*>(dst), static_cast<const void*>(src), static_cast<std::size_t>(count) * sizeof(T));
 }
 
 inline void distributed_wait(host_context&) {}
@@ -308,16 +320,16 @@ temp_buffer<T> distributed_scratch(cuda_context& ctx, index_t count) {
 template <class T>
 void distributed_copy(cuda_context& ctx, const T* src, index_t count, T* dst) {
   if (count > 0)
-    MERGEPATH_CUDA_CHECK(cudaMemcpyAsync(dst, src, static_cast<std::size_t>(count) * sizeof(T), cudaMemcpyDeviceToDevice,
-                                         ctx.stream()));
+    MERGEPATH_CUDA_CHECK(
+        cudaMemcpyAsync(dst, src, static_cast<std::size_t>(count) * sizeof(T), cudaMemcpyDeviceToDevice, ctx.stream()));
 }
 #endif
 
 // (5) Runs [runs[i], runs[i + 1]) of src merged pairwise, lower run as `a` (stable in run order),
 // ping-ponging with dst; the result ends in dst.
 template <bool HasValues, class Ctx, class Key, class Val, class Comp>
-void merge_received_runs(Ctx& ctx, Key* src_keys, Val* src_vals, Key* dst_keys, Val* dst_vals, std::vector<index_t> runs,
-                         Comp comp) {
+void merge_received_runs(Ctx& ctx, Key* src_keys, Val* src_vals, Key* dst_keys, Val* dst_vals,
+                         std::vector<index_t> runs, Comp comp) {
   const index_t count = runs.back();
   bool in_dst = false;
   while (runs.size() > 2) {
@@ -362,8 +374,8 @@ void distributed_sort_impl(Ctx& ctx, Session& session, Key* keys, Val* vals, ind
 
   // (1) Arguments: checked everywhere before any rank starts work, in one collective.
   distributed_args args{};
-  args.fault = count < 0 ? fault_negative_count
-               : count > 0 && keys == nullptr ? fault_null_keys
+  args.fault = count < 0                                   ? fault_negative_count
+               : count > 0 && keys == nullptr              ? fault_null_keys
                : HasValues && count > 0 && vals == nullptr ? fault_null_vals
                                                            : fault_none;
   args.count = count;

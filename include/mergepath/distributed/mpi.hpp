@@ -22,9 +22,10 @@ class mpi_session {
   static constexpr int splitter_samples = 64;
 
   void allgather(const void* send, std::size_t bytes, void* recv) {
-    require(bytes <= static_cast<std::size_t>(INT_MAX), "distributed_sort", "a collective record exceeds INT_MAX bytes");
-    MERGEPATH_MPI_CHECK(MPI_Allgather(send, static_cast<int>(bytes), MPI_BYTE, recv, static_cast<int>(bytes), MPI_BYTE,
-                                      comm_.get()));
+    require(bytes <= static_cast<std::size_t>(INT_MAX), "distributed_sort",
+            "a collective record exceeds INT_MAX bytes");
+    MERGEPATH_MPI_CHECK(
+        MPI_Allgather(send, static_cast<int>(bytes), MPI_BYTE, recv, static_cast<int>(bytes), MPI_BYTE, comm_.get()));
   }
   void allreduce_sum(std::int64_t* data, std::size_t n) {
     require(n <= static_cast<std::size_t>(INT_MAX), "distributed_sort", "a collective record exceeds INT_MAX counts");
@@ -35,7 +36,9 @@ class mpi_session {
                 const index_t* send_offsets, const index_t* recv_counts, const index_t* recv_offsets,
                 index_t largest_count) {
     const int p = size();
-    const auto bytes = [&](index_t elements) { return static_cast<std::int64_t>(elements) * static_cast<std::int64_t>(element_bytes); };
+    const auto bytes = [&](index_t elements) {
+      return static_cast<std::int64_t>(elements) * static_cast<std::int64_t>(element_bytes);
+    };
     if (bytes(largest_count) <= max_message_bytes()) {
       // Every count and offset of every rank fits an int: one MPI_Alltoallv in bytes.
       std::vector<int> sc(static_cast<std::size_t>(p)), so(sc.size()), rc(sc.size()), ro(sc.size());
@@ -77,7 +80,8 @@ class mpi_session {
     post(true);
     const std::size_t me = static_cast<std::size_t>(rank());
     if (send_counts[me] > 0)
-      std::memcpy(static_cast<char*>(recv) + bytes(recv_offsets[me]), static_cast<const char*>(send) + bytes(send_offsets[me]),
+      std::memcpy(static_cast<char*>(recv) + bytes(recv_offsets[me]),
+                  static_cast<const char*>(send) + bytes(send_offsets[me]),
                   static_cast<std::size_t>(bytes(send_counts[me])));
     MERGEPATH_MPI_CHECK(MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE));
   }
@@ -90,7 +94,8 @@ class mpi_session {
 template <class Key, class Comp>
 class host_sorted_keys {
  public:
-  host_sorted_keys(host_context&, const Key* keys, index_t count, Comp comp) : keys_(keys), count_(count), comp_(comp) {}
+  host_sorted_keys(host_context&, const Key* keys, index_t count, Comp comp)
+      : keys_(keys), count_(count), comp_(comp) {}
 
   std::vector<Key> fetch(const std::vector<index_t>& positions) const {
     std::vector<Key> out(positions.size());

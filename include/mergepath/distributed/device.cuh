@@ -36,8 +36,9 @@ class device_sorted_keys {
     auto where = upload(positions);
     auto found = ctx_.allocate<Key>(m);
     constexpr int block_threads = 128;
-    launch("gather_keys_kernel", gather_keys_kernel<Key>, dim3(static_cast<unsigned>(ceil_div<index_t>(m, block_threads))),
-           dim3(block_threads), 0, ctx_.stream(), keys_, static_cast<const index_t*>(where.data()), m, found.data());
+    launch("gather_keys_kernel", gather_keys_kernel<Key>,
+           dim3(static_cast<unsigned>(ceil_div<index_t>(m, block_threads))), dim3(block_threads), 0, ctx_.stream(),
+           keys_, static_cast<const index_t*>(where.data()), m, found.data());
     download(found.data(), m, out.data());
     return out;
   }
@@ -60,8 +61,8 @@ class device_sorted_keys {
   template <class T>
   temp_buffer<T> upload(const std::vector<T>& host) {
     auto device = ctx_.allocate<T>(static_cast<index_t>(host.size()));
-    MERGEPATH_CUDA_CHECK(cudaMemcpyAsync(device.data(), host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice,
-                                         ctx_.stream()));
+    MERGEPATH_CUDA_CHECK(
+        cudaMemcpyAsync(device.data(), host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice, ctx_.stream()));
     return device;
   }
   template <class T>
@@ -137,9 +138,12 @@ class nccl_session {
   }
   void allreduce_sum(std::int64_t* data, std::size_t n) {
     auto buffer = ctx_.allocate<std::int64_t>(static_cast<index_t>(n));
-    MERGEPATH_CUDA_CHECK(cudaMemcpyAsync(buffer.data(), data, n * sizeof(std::int64_t), cudaMemcpyHostToDevice, ctx_.stream()));
-    MERGEPATH_NCCL_CHECK(ncclAllReduce(buffer.data(), buffer.data(), n, ncclInt64, ncclSum, comm_.get(), ctx_.stream()));
-    MERGEPATH_CUDA_CHECK(cudaMemcpyAsync(data, buffer.data(), n * sizeof(std::int64_t), cudaMemcpyDeviceToHost, ctx_.stream()));
+    MERGEPATH_CUDA_CHECK(
+        cudaMemcpyAsync(buffer.data(), data, n * sizeof(std::int64_t), cudaMemcpyHostToDevice, ctx_.stream()));
+    MERGEPATH_NCCL_CHECK(
+        ncclAllReduce(buffer.data(), buffer.data(), n, ncclInt64, ncclSum, comm_.get(), ctx_.stream()));
+    MERGEPATH_CUDA_CHECK(
+        cudaMemcpyAsync(data, buffer.data(), n * sizeof(std::int64_t), cudaMemcpyDeviceToHost, ctx_.stream()));
     ctx_.synchronize();
   }
 
@@ -150,9 +154,9 @@ class nccl_session {
       return static_cast<const unsigned char*>(base) + static_cast<std::size_t>(elements) * element_bytes;
     };
     if (send_counts[me] > 0)  // this rank's own part: a copy, not a message
-      MERGEPATH_CUDA_CHECK(cudaMemcpyAsync(const_cast<unsigned char*>(at(recv, recv_offsets[me])), at(send, send_offsets[me]),
-                                           static_cast<std::size_t>(send_counts[me]) * element_bytes,
-                                           cudaMemcpyDeviceToDevice, ctx_.stream()));
+      MERGEPATH_CUDA_CHECK(cudaMemcpyAsync(
+          const_cast<unsigned char*>(at(recv, recv_offsets[me])), at(send, send_offsets[me]),
+          static_cast<std::size_t>(send_counts[me]) * element_bytes, cudaMemcpyDeviceToDevice, ctx_.stream()));
     // Every send and receive of the group is posted before any may block; the group is always
     // closed, and the first failure reported after.
     ncclResult_t first = ncclGroupStart();
@@ -160,11 +164,12 @@ class nccl_session {
     for (int q = 0; q < p && first == ncclSuccess; ++q) {
       if (q == me) continue;
       if (send_counts[q] > 0)
-        first = ncclSend(at(send, send_offsets[q]), static_cast<std::size_t>(send_counts[q]) * element_bytes, ncclUint8, q,
-                         comm_.get(), ctx_.stream());
+        first = ncclSend(at(send, send_offsets[q]), static_cast<std::size_t>(send_counts[q]) * element_bytes, ncclUint8,
+                         q, comm_.get(), ctx_.stream());
       if (first == ncclSuccess && recv_counts[q] > 0)
         first = ncclRecv(const_cast<unsigned char*>(at(recv, recv_offsets[q])),
-                         static_cast<std::size_t>(recv_counts[q]) * element_bytes, ncclUint8, q, comm_.get(), ctx_.stream());
+                         static_cast<std::size_t>(recv_counts[q]) * element_bytes, ncclUint8, q, comm_.get(),
+                         ctx_.stream());
     }
     const ncclResult_t end = ncclGroupEnd();
     if (first != ncclSuccess) throw nccl_error(first, "ncclSend / ncclRecv", __FILE__, __LINE__);
