@@ -64,6 +64,12 @@ MERGEPATH_HD constexpr int launch_min_blocks(int block_threads, int min_resident
   const int resident = min_resident_threads < most ? min_resident_threads : most;
   return resident <= block_threads ? 1 : resident / block_threads;
 }
+
+// sizeof(Value), and 0 for void: a policy's value bytes, where keys-only calls have Value = void.
+template <class Value>
+constexpr std::size_t size_or_zero = sizeof(Value);
+template <>
+constexpr std::size_t size_or_zero<void> = 0;
 }  // namespace detail
 
 }  // namespace mergepath

@@ -114,11 +114,7 @@ constexpr merge_tuning merge_tuning_for(int arch, std::size_t key_bytes, std::si
 // A policy names a tuning at compile time; pass your own as merge<Policy>(ctx, ...) to override it.
 template <class Key, class Value = void>
 struct default_merge_policy {
-  static constexpr merge_tuning tuning = merge_tuning_for(90, sizeof(Key), sizeof(Value));
-};
-template <class Key>
-struct default_merge_policy<Key, void> {
-  static constexpr merge_tuning tuning = merge_tuning_for(90, sizeof(Key), 0);
+  static constexpr merge_tuning tuning = merge_tuning_for(90, sizeof(Key), detail::size_or_zero<Value>);
 };
 
 }  // namespace mergepath

@@ -185,13 +185,6 @@ struct default_mergesort_policy<Key, void, Family> {
       mergesort_tuning_for(Family, sizeof(Key), 0, std::is_integral_v<Key>);
 };
 
-namespace detail {
-template <class Value>
-constexpr std::size_t size_or_zero = sizeof(Value);
-template <>
-constexpr std::size_t size_or_zero<void> = 0;
-}  // namespace detail
-
 // The default policy for code of `Family`, one type for all families that share a tuning.
 template <class Key, class Value, int Family>
 using mergesort_policy_for =

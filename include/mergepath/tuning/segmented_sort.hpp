@@ -51,11 +51,8 @@ constexpr segmented_sort_tuning segmented_sort_tuning_for(int arch, std::size_t 
 // the other calls of segmented_sort.hpp) to override it.
 template <class Key, class Value = void>
 struct default_segmented_sort_policy {
-  static constexpr segmented_sort_tuning tuning = segmented_sort_tuning_for(90, sizeof(Key), sizeof(Value));
-};
-template <class Key>
-struct default_segmented_sort_policy<Key, void> {
-  static constexpr segmented_sort_tuning tuning = segmented_sort_tuning_for(90, sizeof(Key), 0);
+  static constexpr segmented_sort_tuning tuning =
+      segmented_sort_tuning_for(90, sizeof(Key), detail::size_or_zero<Value>);
 };
 
 }  // namespace mergepath
