@@ -1,10 +1,10 @@
-"""Argument handling, written once over an array library and run by test_host.py (numpy, torch on
-the CPU) and test_gpu.py (CuPy, torch on a GPU). numpy is the oracle: values are never cast
+"""Argument handling, written once over an array library and run by test_algorithms.py with every
+one (numpy and torch on the CPU, CuPy and torch on a GPU). numpy is the oracle: values are never cast
 lossily, dtypes meet as numpy promotes them, and every bad argument raises an error naming the
 call and the argument.
 
-`lib` gives: name ("numpy", "torch" or "cupy"), dev(numpy array) -> an array of the library,
-host(array) -> a numpy array, is_mine(array)."""
+`lib` is an arrays.ArrayLib: name ("numpy", "torch" or "cupy"), dev(numpy array) -> an array of
+the library, host(array) -> a numpy array, is_mine(array)."""
 
 import inspect
 

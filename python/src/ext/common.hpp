@@ -5,11 +5,10 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <mergepath/mergepath.hpp>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
-
-#include <mergepath/mergepath.hpp>
 
 #include "ops.hpp"
 
@@ -55,28 +54,26 @@ struct op_prod {
 };
 // The type integer sums and products accumulate in: 64 bits, signed or not as T (np.sum's rule).
 template <class T>
-using sum_type_t = std::conditional_t<std::is_integral_v<T>,
-                                      std::conditional_t<std::is_signed_v<T>, std::int64_t, std::uint64_t>, T>;
-template <class T>
-struct op_min {
+using sum_type_t =
+    std::conditional_t<std::is_integral_v<T>, std::conditional_t<std::is_signed_v<T>, std::int64_t, std::uint64_t>, T>;
+// numpy's minimum and maximum: a NaN on either side wins, else the smaller (the larger).
+template <class T, bool Largest>
+struct op_extreme {
   MERGEPATH_HD T operator()(const T& a, const T& b) const {
     if constexpr (std::is_floating_point_v<T>) {
       if (a != a) return a;
       if (b != b) return b;
     }
-    return b < a ? b : a;
+    if constexpr (Largest)
+      return a < b ? b : a;
+    else
+      return b < a ? b : a;
   }
 };
 template <class T>
-struct op_max {
-  MERGEPATH_HD T operator()(const T& a, const T& b) const {
-    if constexpr (std::is_floating_point_v<T>) {
-      if (a != a) return a;
-      if (b != b) return b;
-    }
-    return a < b ? b : a;
-  }
-};
+using op_min = op_extreme<T, false>;
+template <class T>
+using op_max = op_extreme<T, true>;
 
 template <class T>
 T identity_of(reduce_op op) {
@@ -145,6 +142,15 @@ void with_order(bool descending, F&& f) {
     f(ascending_order<K>{});
 }
 
+// f(std::integral_constant<bounds, ...>): numpy's side="right" is the upper bound, "left" the lower.
+template <class F>
+void with_side(bool right, F&& f) {
+  if (right)
+    f(std::integral_constant<mergepath::bounds, mergepath::bounds::upper>{});
+  else
+    f(std::integral_constant<mergepath::bounds, mergepath::bounds::lower>{});
+}
+
 // The host backend: a fresh context per call (it holds no resources), all cores.
 template <class F>
 void run_on(host_tag, const call& c, F&& f) {
@@ -153,33 +159,15 @@ void run_on(host_tag, const call& c, F&& f) {
   f(ctx);
 }
 
-template <class It, class Comp>
-std::int64_t first_unsorted_of(mergepath::host_context& ctx, It x, std::int64_t n, Comp comp) {
-  return mergepath::host::first_unsorted(ctx, x, n, comp);
-}
-template <class StartsIt>
-void check_starts(mergepath::host_context& ctx, const char* algorithm, std::int64_t count, StartsIt starts,
-                  std::int64_t num_segments) {
-  mergepath::host::check_segments(ctx, algorithm, count, starts, num_segments);
-}
-
-#if MERGEPATH_HAS_CUDA
-template <class It, class Comp>
-std::int64_t first_unsorted_of(mergepath::cuda_context& ctx, It x, std::int64_t n, Comp comp) {
-  return mergepath::device::first_unsorted(ctx, x, n, comp);
-}
-template <class StartsIt>
-void check_starts(mergepath::cuda_context& ctx, const char* algorithm, std::int64_t count, StartsIt starts,
-                  std::int64_t num_segments) {
-  mergepath::device::check_segments(ctx, algorithm, count, starts, num_segments);
-}
-#endif
-
-// Checked mode for calls whose C++ form has no check of its own (the searches' haystacks).
+// Checked mode for calls whose C++ form has no check of its own: the searches' haystacks
+// (backend::check_sorted), segmented_sort's starts read as segment starts (backend::check_segments).
 template <class Ctx, class It, class Comp>
 void require_sorted(Ctx& ctx, const char* algorithm, const char* name, It x, std::int64_t n, Comp comp) {
-  if (!ctx.checked()) return;
-  if (std::int64_t i = first_unsorted_of(ctx, x, n, comp); i >= 0) mergepath::detail::throw_unsorted(algorithm, name, i);
+  mergepath::backend::check_sorted(ctx, algorithm, name, x, n, comp);
+}
+template <class Ctx, class StartsIt>
+void check_starts(Ctx& ctx, const char* algorithm, std::int64_t count, StartsIt starts, std::int64_t num_segments) {
+  mergepath::backend::check_segments(ctx, algorithm, count, starts, num_segments);
 }
 
 }  // namespace mergepath_py

@@ -106,12 +106,10 @@ void searchsorted_op(Tag tag, const call& c, array haystack, array needles, arra
       // Integer keys: less<>, so batch_search sorts the needles with CUB's radix sort.
       ascending_order<K> comp;
       require_sorted(ctx, "searchsorted", "haystack", haystack.as<const K>(), haystack.size, comp);
-      if (right)
-        mp::batch_search<mp::bounds::upper>(ctx, needles.as<const K>(), needles.size, haystack.as<const K>(),
-                                            haystack.size, out.as<std::int64_t>(), comp);
-      else
-        mp::batch_search<mp::bounds::lower>(ctx, needles.as<const K>(), needles.size, haystack.as<const K>(),
-                                            haystack.size, out.as<std::int64_t>(), comp);
+      with_side(right, [&](auto side) {
+        mp::batch_search<decltype(side)::value>(ctx, needles.as<const K>(), needles.size, haystack.as<const K>(),
+                                                haystack.size, out.as<std::int64_t>(), comp);
+      });
     });
   });
 }
@@ -122,12 +120,10 @@ void sorted_search_op(Tag tag, const call& c, array a, array b, array out, bool 
     with_key_type(a.type, [&](auto k) {
       using K = typename decltype(k)::type;
       ascending_order<K> comp;
-      if (right)
-        mp::sorted_search<mp::bounds::upper>(ctx, a.as<const K>(), a.size, b.as<const K>(), b.size,
-                                             out.as<std::int64_t>(), comp);
-      else
-        mp::sorted_search<mp::bounds::lower>(ctx, a.as<const K>(), a.size, b.as<const K>(), b.size,
-                                             out.as<std::int64_t>(), comp);
+      with_side(right, [&](auto side) {
+        mp::sorted_search<decltype(side)::value>(ctx, a.as<const K>(), a.size, b.as<const K>(), b.size,
+                                                 out.as<std::int64_t>(), comp);
+      });
     });
   });
 }
@@ -141,12 +137,11 @@ std::pair<std::int64_t, std::int64_t> sorted_search_matches_op(Tag tag, const ca
       using K = typename decltype(k)::type;
       ascending_order<K> comp;
       constexpr auto im = mp::search::index_match;
-      if (right)
-        counts = mp::sorted_search<mp::bounds::upper, im, im>(ctx, a.as<const K>(), a.size, b.as<const K>(), b.size,
-                                                               a_out.as<std::int64_t>(), b_out.as<std::int64_t>(), comp);
-      else
-        counts = mp::sorted_search<mp::bounds::lower, im, im>(ctx, a.as<const K>(), a.size, b.as<const K>(), b.size,
-                                                               a_out.as<std::int64_t>(), b_out.as<std::int64_t>(), comp);
+      with_side(right, [&](auto side) {
+        counts =
+            mp::sorted_search<decltype(side)::value, im, im>(ctx, a.as<const K>(), a.size, b.as<const K>(), b.size,
+                                                             a_out.as<std::int64_t>(), b_out.as<std::int64_t>(), comp);
+      });
     });
   });
   return {counts.a, counts.b};
@@ -207,10 +202,9 @@ class sorted_index_impl final : public sorted_index {
   sorted_index_impl(index_type index, int device) : index_(std::move(index)), device_(device) {}
   void search(const call& c, array needles, array out, bool right) const override {
     run_on(Tag{}, c, [&](auto& ctx) {
-      if (right)
-        index_.template search<mp::bounds::upper>(ctx, needles.as<const K>(), needles.size, out.as<std::int64_t>());
-      else
-        index_.template search<mp::bounds::lower>(ctx, needles.as<const K>(), needles.size, out.as<std::int64_t>());
+      with_side(right, [&](auto side) {
+        index_.template search<decltype(side)::value>(ctx, needles.as<const K>(), needles.size, out.as<std::int64_t>());
+      });
     });
   }
   std::int64_t size() const override { return index_.size(); }
@@ -298,10 +292,10 @@ std::unique_ptr<join_rows> join_op(Tag tag, const call& c, array a, array b, joi
       ascending_order<K> comp;
       with_join_kind(how, [&](auto kind) {
         constexpr mp::join_kind Kind = decltype(kind)::value;
-        auto rows = assume_sorted
-                        ? mp::merge_join<Kind, std::int64_t>(ctx, a.as<const K>(), a.size, b.as<const K>(), b.size, comp)
-                        : mp::sort_merge_join<Kind, std::int64_t>(ctx, a.as<const K>(), a.size, b.as<const K>(), b.size,
-                                                                  comp);
+        auto rows =
+            assume_sorted
+                ? mp::merge_join<Kind, std::int64_t>(ctx, a.as<const K>(), a.size, b.as<const K>(), b.size, comp)
+                : mp::sort_merge_join<Kind, std::int64_t>(ctx, a.as<const K>(), a.size, b.as<const K>(), b.size, comp);
         result = std::make_unique<join_rows_impl<Ctx>>(
             std::move(rows), Kind != mp::join_kind::left_semi && Kind != mp::join_kind::left_anti);
       });
@@ -344,32 +338,32 @@ std::int64_t set_operation_op(Tag tag, const call& c, set_kind kind, array a, ar
 
 // Explicit instantiations for one backend tag, in groups, one translation unit each (the GPU
 // groups take minutes apiece under nvcc; separate units build in parallel).
-#define MERGEPATH_PY_INSTANTIATE_MERGE(Tag)                                                 \
+#define MERGEPATH_PY_INSTANTIATE_MERGE(Tag) \
   template void mergepath_py::merge_op(Tag, const call&, array, array, array, array, array, array, bool);
-#define MERGEPATH_PY_INSTANTIATE_SORT(Tag)                                                  \
+#define MERGEPATH_PY_INSTANTIATE_SORT(Tag) \
   template void mergepath_py::sort_op(Tag, const call&, array, array, array, array, bool, bool);
-#define MERGEPATH_PY_INSTANTIATE_SEGMENTED_SORT(Tag)                                        \
+#define MERGEPATH_PY_INSTANTIATE_SEGMENTED_SORT(Tag) \
   template void mergepath_py::segmented_sort_op(Tag, const call&, array, array, array, bool);
-#define MERGEPATH_PY_INSTANTIATE_SEARCH(Tag)                                                \
-  template void mergepath_py::searchsorted_op(Tag, const call&, array, array, array, bool); \
-  template void mergepath_py::sorted_search_op(Tag, const call&, array, array, array, bool); \
-  template std::pair<std::int64_t, std::int64_t> mergepath_py::sorted_search_matches_op(    \
-      Tag, const call&, array, array, array, array, bool);                                  \
+#define MERGEPATH_PY_INSTANTIATE_SEARCH(Tag)                                                                        \
+  template void mergepath_py::searchsorted_op(Tag, const call&, array, array, array, bool);                         \
+  template void mergepath_py::sorted_search_op(Tag, const call&, array, array, array, bool);                        \
+  template std::pair<std::int64_t, std::int64_t> mergepath_py::sorted_search_matches_op(Tag, const call&, array,    \
+                                                                                        array, array, array, bool); \
   template std::unique_ptr<mergepath_py::sorted_index> mergepath_py::eytzinger_op(Tag, const call&, array);
-#define MERGEPATH_PY_INSTANTIATE_LOAD_BALANCE(Tag)                                          \
-  template void mergepath_py::load_balancing_search_op(Tag, const call&, std::int64_t, array, array); \
+#define MERGEPATH_PY_INSTANTIATE_LOAD_BALANCE(Tag)                                                     \
+  template void mergepath_py::load_balancing_search_op(Tag, const call&, std::int64_t, array, array);  \
   template void mergepath_py::interval_expand_op(Tag, const call&, array, std::int64_t, array, array); \
   template void mergepath_py::segmented_reduce_op(Tag, const call&, array, array, array, reduce_op);
-#define MERGEPATH_PY_INSTANTIATE_JOIN(Tag)                                                  \
+#define MERGEPATH_PY_INSTANTIATE_JOIN(Tag)                                                                          \
   template std::unique_ptr<mergepath_py::join_rows> mergepath_py::join_op(Tag, const call&, array, array, join_how, \
                                                                           bool);
-#define MERGEPATH_PY_INSTANTIATE_SET(Tag)                                                   \
+#define MERGEPATH_PY_INSTANTIATE_SET(Tag) \
   template std::int64_t mergepath_py::set_operation_op(Tag, const call&, set_kind, array, array, array);
-#define MERGEPATH_PY_INSTANTIATE_ALL(Tag)    \
-  MERGEPATH_PY_INSTANTIATE_MERGE(Tag)        \
-  MERGEPATH_PY_INSTANTIATE_SORT(Tag)         \
+#define MERGEPATH_PY_INSTANTIATE_ALL(Tag)      \
+  MERGEPATH_PY_INSTANTIATE_MERGE(Tag)          \
+  MERGEPATH_PY_INSTANTIATE_SORT(Tag)           \
   MERGEPATH_PY_INSTANTIATE_SEGMENTED_SORT(Tag) \
-  MERGEPATH_PY_INSTANTIATE_SEARCH(Tag)       \
-  MERGEPATH_PY_INSTANTIATE_LOAD_BALANCE(Tag)  \
-  MERGEPATH_PY_INSTANTIATE_JOIN(Tag)          \
+  MERGEPATH_PY_INSTANTIATE_SEARCH(Tag)         \
+  MERGEPATH_PY_INSTANTIATE_LOAD_BALANCE(Tag)   \
+  MERGEPATH_PY_INSTANTIATE_JOIN(Tag)           \
   MERGEPATH_PY_INSTANTIATE_SET(Tag)
