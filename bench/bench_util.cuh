@@ -335,7 +335,7 @@ class event_timer {
   std::vector<cudaEvent_t> events_;
 };
 
-// The probes' timing (bench/probe.cu), kept as the design notes' measurements were taken.
+// The probes' timing (bench/probe/), kept as the design notes' measurements were taken.
 // per_call_us: the median over 7 reps of `calls` back-to-back calls of f on stream s, in
 // microseconds per call; with PROBE_TIMING=each in the environment, the median of `calls` calls
 // each between two events, as the bench times them (a call's start is then not overlapped with the

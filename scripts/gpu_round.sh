@@ -3,7 +3,7 @@
 # benchmark and the demo. Binaries come prebuilt in .devbuild/ (scripts/stage_devbuild.sh), so
 # no device time goes to compiling. Usage: scripts/gpu_round.sh [tests] [stress] [sanitize | memcheck | racecheck]
 # [bench] [probe | l2fetch | stalls | lbstalls] [demo] [python]. The probe steps profile mergepath-probe cases
-# (bench/probe.cu; `mergepath-probe --list`).
+# (bench/probe/; `mergepath-probe --list`).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 bin=.devbuild
