@@ -16,6 +16,8 @@
 #include <cstring>
 #include <cub/device/device_radix_sort.cuh>
 #include <mergepath/distributed.hpp>
+#include <mergepath/mergesort.hpp>
+#include <mergepath/sort.hpp>
 #include <random>
 #include <vector>
 
