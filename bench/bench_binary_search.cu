@@ -1,7 +1,8 @@
-// The binary search suite (seed 004): mergepath::binary_search, eytzinger_layout,
-// eytzinger_search and batch_search against thrust::lower_bound (GPU) and std::lower_bound (CPU).
+// The binary search suite (after the Futhark "Binary search" example, docs/references.md):
+// mergepath::binary_search, eytzinger_layout, eytzinger_search and batch_search against
+// thrust::lower_bound (GPU) and std::lower_bound (CPU).
 // For each size 2^L (default L = 26), int32 keys, int32 bounds:
-//   - the seed's table: 2^(L-1) - 1 sorted keys in [0, 2^(L-1) - 1) (a perfect tree), the array as
+//   - Futhark's table: 2^(L-1) - 1 sorted keys in [0, 2^(L-1) - 1) (a perfect tree), the array as
 //     its own needles: layout, binary search, Eytzinger search and a copy of the array; on the GPU,
 //     then on the CPU (host_context with all its threads; std::lower_bound on one thread);
 //   - 2^L random unsorted needles into 2^L sorted random keys (GPU): binary_search,
@@ -13,7 +14,8 @@
 // figures and ratios only (the goals are in docs/design/). Every result is checked outside
 // the timed region: on the GPU against thrust::lower_bound's bounds (themselves checked against
 // the definition of a lower bound), on the CPU against std::lower_bound's; the layouts against an
-// in-order rank computed from subtree sizes (and, for perfect trees, the seed's closed formula).
+// in-order rank computed from subtree sizes (and, for perfect trees, the Futhark example's
+// closed formula).
 #include <thrust/binary_search.h>
 #include <thrust/execution_policy.h>
 #include <thrust/transform.h>
@@ -39,16 +41,16 @@ using key_type = std::int32_t;
 using bound_type = std::int32_t;  // the outputs: bounds below 2^31
 using mergepath::search_strategy;
 
-// The seed's figures for its table (2^25 - 1 keys), in microseconds.
-struct seed_figures {
+// The Futhark example's figures for its table (2^25 - 1 keys), in microseconds.
+struct futhark_figures {
   const char* machine;
   double layout_us, binary_us, eytzinger_us, copy_us;
 };
-constexpr seed_figures seed_gpu{"RTX 2080 Ti, OpenCL", 1698, 2670, 2107, 534};
-constexpr seed_figures seed_cpu{"Xeon E5-2650, sequential C", 417177, 4293823, 2749538, 56820};
+constexpr futhark_figures futhark_gpu{"RTX 2080 Ti, OpenCL", 1698, 2670, 2107, 534};
+constexpr futhark_figures futhark_cpu{"Xeon E5-2650, sequential C", 417177, 4293823, 2749538, 56820};
 
 // The rows' `input`, which the summary looks rows up by.
-const std::string input_seed = "seed: the array as its own needles";
+const std::string input_futhark = "Futhark's table: the array as its own needles";
 const std::string input_random = "random needles";
 const std::string input_crossover = "crossover: random needles";
 
@@ -114,8 +116,8 @@ __host__ __device__ inline index_t in_order_rank(index_t k, index_t n) {
   return rank;
 }
 
-// The seed's closed formula, for n = 2^h - 1: the sorted index of tree slot i (from 0).
-__host__ __device__ inline index_t seed_eytzinger_index(index_t n, index_t i) {
+// The Futhark example's closed formula, for n = 2^h - 1: the sorted index of tree slot i (from 0).
+__host__ __device__ inline index_t futhark_eytzinger_index(index_t n, index_t i) {
   int lvl = floor_log2(i + 1);
   index_t offset = index_t{1} << (floor_log2(n) - lvl);
   index_t k = (index_t{1} << lvl) - 1;
@@ -124,13 +126,13 @@ __host__ __device__ inline index_t seed_eytzinger_index(index_t n, index_t i) {
 
 bool perfect_tree(index_t n) { return n > 0 && (n & (n + 1)) == 0; }
 
-// tree[i] = sorted[in-order rank of node i + 1], and for a perfect tree also the seed's formula.
+// tree[i] = sorted[in-order rank of node i + 1], and for a perfect tree also the Futhark example's formula.
 __global__ void check_layout_kernel(const key_type* sorted, const key_type* tree, index_t n, bool perfect,
                                     counters* c) {
   for (index_t i = blockIdx.x * static_cast<index_t>(blockDim.x) + threadIdx.x; i < n;
        i += static_cast<index_t>(gridDim.x) * blockDim.x) {
     bool ok = tree[i] == sorted[in_order_rank(i + 1, n)];
-    if (perfect) ok = ok && tree[i] == sorted[seed_eytzinger_index(n, i)];
+    if (perfect) ok = ok && tree[i] == sorted[futhark_eytzinger_index(n, i)];
     if (!ok) {
       atomicAdd(&c->bad, 1ull);
       atomicMin(&c->first_bad, static_cast<unsigned long long>(i));
@@ -195,7 +197,7 @@ struct below {
   }
 };
 
-// sorted[0, n) = n random keys, sorted: uniform over [0, range) when range > 0 (the seed's
+// sorted[0, n) = n random keys, sorted: uniform over [0, range) when range > 0 (Futhark's
 // `--i32-bounds=0:33554430` for 2^25 - 1 keys), else over all int32. scratch: n keys of room.
 void sorted_random_keys(bench_context& b, key_type* sorted, key_type* scratch, index_t n, std::uint32_t range,
                         std::uint64_t seed) {
@@ -369,22 +371,22 @@ std::size_t batch_scratch_bytes(index_t needle_count) {
 
 std::string sets_label(int sets) { return std::to_string(sets) + " rotating input set" + (sets > 1 ? "s" : ""); }
 
-// ---- the seed's table on the GPU ----------------------------------------------------------------
+// ---- Futhark's table on the GPU ---------------------------------------------------------------
 
-void run_seed_gpu(bench_context& b, int log2) {
+void run_futhark_gpu(bench_context& b, int log2) {
   const index_t n = (index_t{1} << (log2 - 1)) - 1;
   std::size_t set_bytes = search_case::set_bytes(n, n, true, true);
   int sets = fitting_sets(b, set_bytes, static_cast<std::size_t>(n) * sizeof(bound_type),
-                          "the seed's table at " + log2_label(n) + " keys");
+                          "Futhark's table at " + log2_label(n) + " keys");
   if (sets == 0) return;
-  search_case c(b, n, n, true, true, sets, input_seed);
+  search_case c(b, n, n, true, true, sets, input_futhark);
   sorted_random_keys(b, c.haystack(0), c.tree(0), n, static_cast<std::uint32_t>(n), 0x5eed004ull ^ std::uint64_t(log2));
   c.prepare_sets();
 
   cudaStream_t stream = b.stream();
   mergepath::cuda_context& ctx = b.ctx;
   auto policy = [&] { return thrust::cuda::par_nosync(b.allocator).on(stream); };
-  b.begin_gpu_group("the seed's table: int32, n = " + log2_label(n) + " sorted keys in [0, " + std::to_string(n) +
+  b.begin_gpu_group("Futhark's table: int32, n = " + log2_label(n) + " sorted keys in [0, " + std::to_string(n) +
                         "), the array as its own needles, " + sets_label(sets) + ", " + std::to_string(b.reps_for(n)) +
                         " reps",
                     bench_context::versus::thrust);
@@ -404,16 +406,16 @@ void run_seed_gpu(bench_context& b, int log2) {
   });
 
   std::printf(
-      "seed table on this GPU: layout / copy = %s (%.1f / %.1f us), eytzinger / binary = %s (%.1f / %.1f us: "
+      "Futhark's table on this GPU: layout / copy = %s (%.1f / %.1f us), eytzinger / binary = %s (%.1f / %.1f us: "
       "eytzinger_search %sx binary_search)\n",
       fixed(layout_ms / c.copy_ms, 2).c_str(), 1e3 * layout_ms, 1e3 * c.copy_ms,
       fixed(eytzinger_ms / binary_ms, 2).c_str(), 1e3 * eytzinger_ms, 1e3 * binary_ms,
       fixed(binary_ms / eytzinger_ms, 2).c_str());
   std::printf(
-      "seed table, %s (2^25-1 keys): layout / copy = %.2f (%.0f / %.0f us), eytzinger / binary = %.2f "
+      "Futhark's table, %s (2^25-1 keys): layout / copy = %.2f (%.0f / %.0f us), eytzinger / binary = %.2f "
       "(%.0f / %.0f us)\n",
-      seed_gpu.machine, seed_gpu.layout_us / seed_gpu.copy_us, seed_gpu.layout_us, seed_gpu.copy_us,
-      seed_gpu.eytzinger_us / seed_gpu.binary_us, seed_gpu.eytzinger_us, seed_gpu.binary_us);
+      futhark_gpu.machine, futhark_gpu.layout_us / futhark_gpu.copy_us, futhark_gpu.layout_us, futhark_gpu.copy_us,
+      futhark_gpu.eytzinger_us / futhark_gpu.binary_us, futhark_gpu.eytzinger_us, futhark_gpu.binary_us);
   std::fflush(stdout);
 }
 
@@ -619,15 +621,15 @@ struct cpu_group {
   }
 };
 
-// The seed's table on the CPU: std::lower_bound per needle on one thread, then mergepath on
+// Futhark's table on the CPU: std::lower_bound per needle on one thread, then mergepath on
 // host_context with all its threads.
-void run_seed_cpu(bench_context& b, const std::vector<key_type>& sorted) {
+void run_futhark_cpu(bench_context& b, const std::vector<key_type>& sorted) {
   mergepath::host_context ctx;
   const int threads = ctx.num_threads();
   const auto n = static_cast<index_t>(sorted.size());
   const int reps = cpu_reps(b);
-  cpu_group g{b, input_seed, n, n, threads};
-  b.begin_cpu_group("CPU, the seed's table: int32, n = " + log2_label(n) + " sorted keys in [0, " + std::to_string(n) +
+  cpu_group g{b, input_futhark, n, n, threads};
+  b.begin_cpu_group("CPU, Futhark's table: int32, n = " + log2_label(n) + " sorted keys in [0, " + std::to_string(n) +
                     "), the array as its own needles; host_context with " + std::to_string(threads) +
                     " threads; median of " + std::to_string(reps) + ", no warm-up");
   std::vector<bound_type> want(sorted.size()), got(sorted.size());
@@ -641,12 +643,12 @@ void run_seed_cpu(bench_context& b, const std::vector<key_type>& sorted) {
   timing copy_t = measure_host(1, reps, [&] { parallel_copy(sorted.data(), n, copy.data(), threads); });
   g.add(row_cpu_copy, n, copy_t, not_measured, "-", threads);
 
-  // The layout, checked against the seed's closed formula (the tree is perfect) or the in-order rank.
+  // The layout, checked against the Futhark example's closed formula (the tree is perfect) or the in-order rank.
   std::fill(tree.begin(), tree.end(), key_type{-1});
   mergepath::eytzinger_layout(ctx, sorted.data(), n, tree.data());
   index_t bad = -1;
   for (index_t i = 0; i < n && bad < 0; ++i) {
-    index_t rank = perfect_tree(n) ? seed_eytzinger_index(n, i) : in_order_rank(i + 1, n);
+    index_t rank = perfect_tree(n) ? futhark_eytzinger_index(n, i) : in_order_rank(i + 1, n);
     if (tree[static_cast<std::size_t>(i)] != sorted[static_cast<std::size_t>(rank)]) bad = i;
   }
   std::string layout_check = "ok";
@@ -674,19 +676,20 @@ void run_seed_cpu(bench_context& b, const std::vector<key_type>& sorted) {
   double eytzinger_ms = g.add(row_cpu_eytzinger, n, eytzinger_t, std_t.median_ms, check, threads);
 
   std::printf(
-      "seed table on this CPU (%d threads): layout / copy = %s (%.1f / %.1f ms), eytzinger / binary = %s "
+      "Futhark's table on this CPU (%d threads): layout / copy = %s (%.1f / %.1f ms), eytzinger / binary = %s "
       "(%.1f / %.1f ms: eytzinger_search %sx binary_search)\n",
       threads, fixed(layout_ms / copy_t.median_ms, 2).c_str(), layout_ms, copy_t.median_ms,
       fixed(eytzinger_ms / binary_ms, 2).c_str(), eytzinger_ms, binary_ms, fixed(binary_ms / eytzinger_ms, 2).c_str());
   std::printf(
-      "seed table, %s (2^25-1 keys): layout / copy = %.2f (%.1f / %.1f ms), eytzinger / binary = %.2f "
+      "Futhark's table, %s (2^25-1 keys): layout / copy = %.2f (%.1f / %.1f ms), eytzinger / binary = %.2f "
       "(%.1f / %.1f ms)\n",
-      seed_cpu.machine, seed_cpu.layout_us / seed_cpu.copy_us, seed_cpu.layout_us / 1e3, seed_cpu.copy_us / 1e3,
-      seed_cpu.eytzinger_us / seed_cpu.binary_us, seed_cpu.eytzinger_us / 1e3, seed_cpu.binary_us / 1e3);
+      futhark_cpu.machine, futhark_cpu.layout_us / futhark_cpu.copy_us, futhark_cpu.layout_us / 1e3,
+      futhark_cpu.copy_us / 1e3, futhark_cpu.eytzinger_us / futhark_cpu.binary_us, futhark_cpu.eytzinger_us / 1e3,
+      futhark_cpu.binary_us / 1e3);
   std::fflush(stdout);
 }
 
-// eytzinger_search against binary_search on the CPU: random needles in [0, n) into the seed's keys.
+// eytzinger_search against binary_search on the CPU: random needles in [0, n) into the keys of Futhark's table.
 void run_random_cpu(bench_context& b, const std::vector<key_type>& sorted, index_t needle_count) {
   mergepath::host_context ctx;
   const int threads = ctx.num_threads();
@@ -700,7 +703,7 @@ void run_random_cpu(bench_context& b, const std::vector<key_type>& sorted, index
 
   cpu_group g{b, input_random, n, needle_count, threads};
   b.begin_cpu_group("CPU, random needles: int32, " + log2_label(needle_count) + " needles uniform over [0, " +
-                    std::to_string(n) + ") into the seed's " + log2_label(n) + " keys; host_context with " +
+                    std::to_string(n) + ") into the " + log2_label(n) + " keys of Futhark's table; host_context with " +
                     std::to_string(threads) + " threads; tree built untimed; median of " + std::to_string(reps));
   std::vector<bound_type> want(needles.size()), got(needles.size());
   timing std_t = measure_host(0, reps, [&] {
@@ -778,10 +781,10 @@ void run_crossover_cpu(bench_context& b, int hay_log2, int lo_log2, int hi_log2)
               log2_label(hay).c_str());
 }
 
-// The seed's keys, generated on the GPU as for its GPU table, copied to the host.
-std::vector<key_type> seed_keys_on_host(bench_context& b, int log2) {
+// The keys of Futhark's table, generated on the GPU as for the GPU table, copied to the host.
+std::vector<key_type> futhark_keys_on_host(bench_context& b, int log2) {
   const index_t n = (index_t{1} << (log2 - 1)) - 1;
-  device_buffer<key_type> keys(static_cast<std::size_t>(2 * n), "seed keys");
+  device_buffer<key_type> keys(static_cast<std::size_t>(2 * n), "keys of Futhark's table");
   sorted_random_keys(b, keys.data(), keys.data() + n, n, static_cast<std::uint32_t>(n),
                      0x5eed004ull ^ std::uint64_t(log2));
   return to_host(keys.data(), n, b.stream());
@@ -801,7 +804,7 @@ double speedup(const result_row* fast, const result_row* slow) {
   return fast && slow ? slow->ms_median / fast->ms_median : not_measured;
 }
 
-// The suite's size: log2 of the random needle count (and haystack); the seed's table is 2^(log2-1) - 1.
+// The suite's size: log2 of the random needle count (and haystack); Futhark's table is 2^(log2-1) - 1.
 bool supported(bench_context& b, int log2) {
   if (log2 < 8 || log2 > 30) {
     b.note("skipping binary search at n = 2^" + std::to_string(log2) +
@@ -821,7 +824,7 @@ void run_binary_search_bench(bench_context& b) {
   for (int log2 : b.opts.binary_search_log2_sizes) {
     if (!supported(b, log2)) continue;
     const index_t n = index_t{1} << log2;
-    b.guarded("the seed's table (GPU, 2^" + std::to_string(log2 - 1) + "-1 keys)", [&] { run_seed_gpu(b, log2); });
+    b.guarded("Futhark's table (GPU, 2^" + std::to_string(log2 - 1) + "-1 keys)", [&] { run_futhark_gpu(b, log2); });
     b.guarded("random needles (GPU, 2^" + std::to_string(log2) + ")", [&] { run_random_gpu(b, log2); });
     // The crossover: haystack n with needles from 2^(log2-12) to n, and a haystack 64x smaller.
     const int lo = std::max(log2 - 12, 4);
@@ -831,9 +834,9 @@ void run_binary_search_bench(bench_context& b) {
               [&] { run_crossover_gpu(b, log2 - 6, lo, log2 - 2); });
 
     if (b.wants_cpu_rows("int32", n)) {
-      b.guarded("the seed's table (CPU)", [&] {
-        std::vector<key_type> sorted = seed_keys_on_host(b, log2);
-        run_seed_cpu(b, sorted);
+      b.guarded("Futhark's table (CPU)", [&] {
+        std::vector<key_type> sorted = futhark_keys_on_host(b, log2);
+        run_futhark_cpu(b, sorted);
         run_random_cpu(b, sorted, index_t{1} << (log2 - 4));
       });
       b.guarded("crossover (CPU)", [&] { run_crossover_cpu(b, log2 - 4, std::max(log2 - 14, 2), log2 - 4); });
@@ -844,7 +847,7 @@ void run_binary_search_bench(bench_context& b) {
 }
 
 // The headline at 2^26 (or the largest size run): against Thrust and between the searches on
-// random needles, the seed's table's two ratios and the CPU's.
+// random needles, Futhark's table's two ratios and the CPU's.
 std::string binary_search_summary(const bench_context& b, index_t* size_out) {
   int log2 = 0;
   bool preferred = false;
@@ -857,24 +860,24 @@ std::string binary_search_summary(const bench_context& b, index_t* size_out) {
     }
   if (preferred) log2 = 26;
   if (log2 == 0) return "";
-  const index_t n = index_t{1} << log2, seed_n = (index_t{1} << (log2 - 1)) - 1;
+  const index_t n = index_t{1} << log2, futhark_n = (index_t{1} << (log2 - 1)) - 1;
   *size_out = n;
   auto ratio = [](double v) { return bench_context::ratio(v); };
   const result_row* binary = find_row(b, row_binary, input_random, n);
   const result_row* eytzinger = find_row(b, row_eytzinger, input_random, n);
   const result_row* automatic = find_row(b, row_automatic, input_random, n);
-  const result_row* layout = find_row(b, row_layout, input_seed, seed_n);
-  const result_row* copy = find_row(b, row_copy, input_seed, seed_n);
-  const result_row* seed_binary = find_row(b, row_binary, input_seed, seed_n);
-  const result_row* seed_eytzinger = find_row(b, row_eytzinger, input_seed, seed_n);
-  const result_row* cpu_binary = find_row(b, row_cpu_binary, input_random, seed_n, "cpu");
-  const result_row* cpu_eytzinger = find_row(b, row_cpu_eytzinger, input_random, seed_n, "cpu");
+  const result_row* layout = find_row(b, row_layout, input_futhark, futhark_n);
+  const result_row* copy = find_row(b, row_copy, input_futhark, futhark_n);
+  const result_row* futhark_binary = find_row(b, row_binary, input_futhark, futhark_n);
+  const result_row* futhark_eytzinger = find_row(b, row_eytzinger, input_futhark, futhark_n);
+  const result_row* cpu_binary = find_row(b, row_cpu_binary, input_random, futhark_n, "cpu");
+  const result_row* cpu_eytzinger = find_row(b, row_cpu_eytzinger, input_random, futhark_n, "cpu");
   std::string text =
       "binary search, random needles: binary_search " + ratio(binary ? binary->ratio_thrust : not_measured) +
       " Thrust, eytzinger_search " + ratio(speedup(eytzinger, binary)) + " binary_search, batch_search automatic " +
-      ratio(automatic ? automatic->ratio_thrust : not_measured) + " Thrust; seed table (" + log2_label(seed_n) +
+      ratio(automatic ? automatic->ratio_thrust : not_measured) + " Thrust; Futhark's table (" + log2_label(futhark_n) +
       "): layout " + ratio(layout && copy ? layout->ms_median / copy->ms_median : not_measured) +
-      " copy's time, eytzinger_search " + ratio(speedup(seed_eytzinger, seed_binary)) +
+      " copy's time, eytzinger_search " + ratio(speedup(futhark_eytzinger, futhark_binary)) +
       " binary_search; CPU eytzinger_search " + ratio(speedup(cpu_eytzinger, cpu_binary)) +
       " binary_search (random needles)";
   return text;
@@ -883,7 +886,7 @@ std::string binary_search_summary(const bench_context& b, index_t* size_out) {
 // The suite as bench_main.cu lists it.
 const suite binary_search_suite = {
     "binary_search",
-    "binary_search, eytzinger_layout / _search, batch_search vs thrust::lower_bound; the seed's table; crossover; CPU rows",
+    "binary_search, eytzinger_layout / _search, batch_search vs thrust::lower_bound; Futhark's table; crossover; CPU rows",
     run_binary_search_bench, binary_search_summary, &options::binary_search_log2_sizes};
 
 }  // namespace bench

@@ -54,7 +54,7 @@ void print_help() {
       "\n"
       "options:\n"
       "  --sizes LIST      log2 of n (elements per input; mergesort, segmented_sort: keys;\n"
-      "                    binary_search: needles and keys, its seed table 2^(n-1)-1 keys), comma\n"
+      "                    binary_search: needles and keys, Futhark's table 2^(n-1)-1 keys), comma\n"
       "                    separated (default 20,22,24,26,28; mergesort 16,18,20,22,24,26,28;\n"
       "                    segmented_sort 26; binary_search 26)\n"
       "  --min-log2 K      drop sizes below 2^K\n"

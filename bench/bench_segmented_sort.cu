@@ -205,7 +205,7 @@ using value_type = std::int32_t;
 
 // Mean segment lengths; lengths are drawn uniformly from 1 .. 2 * mean - 1.
 constexpr index_t segment_means[] = {2, 20, 300, 10000, 1000000};
-// The mean whose stats table is printed (the seed's verbose example).
+// The mean whose stats table is printed (the verbose example of moderngpu's Segmented Sort page).
 constexpr index_t stats_mean = 300;
 // At or below this size the references (CUB's segmented sort, and radix sort for the locality
 // rows) are also compared with std::sort (of each segment) on the host.

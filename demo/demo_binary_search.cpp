@@ -69,7 +69,7 @@ std::vector<int> sequential_eytzinger(const std::vector<int>& sorted) {
 }
 
 // The example's closed formula, for n = 2^h - 1 keys: the sorted index of tree slot i.
-std::int64_t seed_eytzinger_index(std::int64_t n, std::int64_t i) {
+std::int64_t futhark_eytzinger_index(std::int64_t n, std::int64_t i) {
   auto log2 = [](std::int64_t x) { return 63 - __builtin_clzll(static_cast<unsigned long long>(x)); };
   std::int64_t lvl = log2(i + 1);
   std::int64_t offset = std::int64_t{1} << (log2(n) - lvl);
@@ -138,10 +138,10 @@ __global__ void view_lower_bound_kernel(mergepath::eytzinger_view<int> view, con
 #endif
 
 // The example's searches: binary_search (<=) [1,3,5,7,9,11] for 0, 9 and 2 gives 0, 4 and 1.
-void seed_examples(backend& be, const std::vector<int>& xs) {
+void futhark_examples(backend& be, const std::vector<int>& xs) {
   std::printf("Sorted array xs:\n");
   print_array(xs, "%4d", 10);
-  const std::vector<int> needles{0, 9, 2}, seed_results{0, 4, 1};
+  const std::vector<int> needles{0, 9, 2}, futhark_results{0, 4, 1};
   std::vector<int> got = run_binary_search(be, needles, xs);
   std::printf("\nbinary_search (the Futhark example's searches):\n");
   for (std::size_t i = 0; i < needles.size(); ++i)
@@ -151,7 +151,7 @@ void seed_examples(backend& be, const std::vector<int>& xs) {
             ? format("   (xs[%d] = %d: %d is not in xs)", got[i], xs[static_cast<std::size_t>(got[i])], needles[i])
                   .c_str()
             : "");
-  require(got == seed_results,
+  require(got == futhark_results,
           "binary_search of 0, 9, 2 in [1,3,5,7,9,11] gave " + join(got) + ", the Futhark example says 0 4 1");
 }
 
@@ -167,8 +167,8 @@ std::vector<int> layout_demo(backend& be, const std::vector<int>& sorted, const 
   if (n > 0 && (n & (n + 1)) == 0) {  // 2^h - 1 keys: the example's closed formula applies
     bool same = true;
     for (std::size_t i = 0; i < n; ++i)
-      same = same && tree[i] == sorted[static_cast<std::size_t>(
-                                    seed_eytzinger_index(static_cast<std::int64_t>(n), static_cast<std::int64_t>(i)))];
+      same = same && tree[i] == sorted[static_cast<std::size_t>(futhark_eytzinger_index(static_cast<std::int64_t>(n),
+                                                                                        static_cast<std::int64_t>(i)))];
     std::printf("Same as the Futhark example's closed formula xs[eytzinger_index n i]: %s\n", same ? "yes" : "NO");
     require(same, std::string("eytzinger_layout of ") + name + " differs from the Futhark example's closed formula");
   }
@@ -272,7 +272,7 @@ void index_demo(backend& be, const std::vector<int>& sorted) {
 void demo_binary_search(backend& be) {
   std::printf("\n\nBINARY SEARCH DEMONSTRATION:\n\n");
   const std::vector<int> xs{1, 3, 5, 7, 9, 11};
-  seed_examples(be, xs);
+  futhark_examples(be, xs);
 
   std::vector<int> xs_tree = layout_demo(be, xs, "xs");
   std::vector<int> perfect(15);

@@ -27,7 +27,7 @@ namespace {
 // for the locality sorts. Hardcoded because the page's generator is not ours; the outputs must
 // then be the page's, exactly.
 // clang-format off
-const std::vector<int> seed_segsort_keys{
+const std::vector<int> moderngpu_segsort_keys{
      42,  39,   9,  77,  59,  97,  47,  74,  69,  63,
      69,   7,  63,  63,   3,  52,   6,  29,  31,  32,
      53,  63,  65,  99,  40,  51,  81,  72,  71,  24,
@@ -39,7 +39,7 @@ const std::vector<int> seed_segsort_keys{
      25,  93,  22,  91,  66,  30,  84,  79,  34,  22,
      78,  44,  67,  51,   0,  23,  60,  71,  38,  98,
 };
-const std::vector<int> seed_segsort_pairs_keys{
+const std::vector<int> moderngpu_segsort_pairs_keys{
      91,  65,   0,  27,  46,  46,  42,   0,  46,  44,
      77,  97,  32,  30,  78,  21,  47,  24,   3,  80,
      17,  48,  72,  40,  47,  21,  15,  54,  34,  72,
@@ -51,7 +51,7 @@ const std::vector<int> seed_segsort_pairs_keys{
      45,  53,  66,  66,  77,  70,  35,   6,  66,  20,
      41,  43,  84,   1,  83,   6,  25,  34,  61,  31,
 };
-const std::vector<int> seed_locality_keys{
+const std::vector<int> moderngpu_locality_keys{
      15,  26,  16,   9,  26,  27,  12,  16,  16,  28,
      13,  32,  36,  18,  30,  40,  28,  35,  34,  44,
      34,  40,  38,  28,  38,  34,  44,  32,  41,  50,
@@ -63,7 +63,7 @@ const std::vector<int> seed_locality_keys{
      89, 100,  85,  99,  99, 102,  92, 111,  89,  95,
     109, 114,  98,  96, 105, 103, 113, 119, 107, 105,
 };
-const std::vector<int> seed_locality_pairs_keys{
+const std::vector<int> moderngpu_locality_pairs_keys{
      19,  22,  12,  17,  21,  29,  24,  20,  19,  26,
      10,  14,  20,  38,  25,  31,  23,  21,  23,  20,
      41,  33,  33,  43,  47,  37,  36,  49,  47,  45,
@@ -78,7 +78,7 @@ const std::vector<int> seed_locality_pairs_keys{
 // clang-format on
 
 // 10 heads, 11 segments: the first segment starts at 0 without a head.
-const std::vector<int> seed_heads{4, 19, 22, 56, 61, 78, 81, 84, 94, 97};
+const std::vector<int> moderngpu_heads{4, 19, 22, 56, 61, 78, 81, 84, 94, 97};
 
 void require(bool ok, const std::string& what) {
   if (!ok) throw std::runtime_error("segmented sort demonstration: " + what);
@@ -126,77 +126,78 @@ std::vector<int> gather(const std::vector<int>& keys, const std::vector<int>& or
 void segsort_keys_demo(backend& be) {
   std::printf("\n\nSEG-SORT KEYS DEMONSTRATION:\n\n");
   std::printf("Input keys:\n");
-  print_array(seed_segsort_keys, "%4d", 10);
+  print_array(moderngpu_segsort_keys, "%4d", 10);
   std::printf("\nSegment heads:\n");
-  print_array(seed_heads, "%4d", 10);
+  print_array(moderngpu_heads, "%4d", 10);
 
-  auto keys = be.to_backend(seed_segsort_keys);
-  auto heads = be.to_backend(seed_heads);
+  auto keys = be.to_backend(moderngpu_segsort_keys);
+  auto heads = be.to_backend(moderngpu_heads);
   be.run([&](auto& ctx) {
-    mergepath::segmented_sort(ctx, keys.data(), count_of(seed_segsort_keys), heads.data(), count_of(seed_heads));
+    mergepath::segmented_sort(ctx, keys.data(), count_of(moderngpu_segsort_keys), heads.data(),
+                              count_of(moderngpu_heads));
   });
   std::vector<int> got = be.to_host(keys);
   std::printf("\nSorted data (segment heads are marked by *):\n");
-  print_marked(got, seed_heads);
-  require(got == gather(seed_segsort_keys, stable_order(seed_segsort_keys, seed_heads)),
+  print_marked(got, moderngpu_heads);
+  require(got == gather(moderngpu_segsort_keys, stable_order(moderngpu_segsort_keys, moderngpu_heads)),
           "segmented_sort differs from std::stable_sort per segment");
 }
 
 void segsort_pairs_demo(backend& be) {
   std::printf("\n\nSEG-SORT PAIRS DEMONSTRATION:\n\n");
   std::printf("Input keys:\n");
-  print_array(seed_segsort_pairs_keys, "%4d", 10);
+  print_array(moderngpu_segsort_pairs_keys, "%4d", 10);
   std::printf("\nSegment heads:\n");
-  print_array(seed_heads, "%4d", 10);
+  print_array(moderngpu_heads, "%4d", 10);
 
-  auto keys = be.to_backend(seed_segsort_pairs_keys);
-  auto values = be.to_backend(iota_values(seed_segsort_pairs_keys.size()));
-  auto heads = be.to_backend(seed_heads);
+  auto keys = be.to_backend(moderngpu_segsort_pairs_keys);
+  auto values = be.to_backend(iota_values(moderngpu_segsort_pairs_keys.size()));
+  auto heads = be.to_backend(moderngpu_heads);
   be.run([&](auto& ctx) {
-    mergepath::segmented_sort_pairs(ctx, keys.data(), values.data(), count_of(seed_segsort_pairs_keys), heads.data(),
-                                    count_of(seed_heads));
+    mergepath::segmented_sort_pairs(ctx, keys.data(), values.data(), count_of(moderngpu_segsort_pairs_keys),
+                                    heads.data(), count_of(moderngpu_heads));
   });
   std::vector<int> got_keys = be.to_host(keys), got_values = be.to_host(values);
   std::printf("\nSorted data (segment heads are marked by *):\n");
-  print_marked(got_keys, seed_heads);
+  print_marked(got_keys, moderngpu_heads);
   std::printf("\nSorted indices (segment heads are marked by *):\n");
-  print_marked(got_values, seed_heads);
-  std::vector<int> order = stable_order(seed_segsort_pairs_keys, seed_heads);
-  require(got_keys == gather(seed_segsort_pairs_keys, order) && got_values == order,
+  print_marked(got_values, moderngpu_heads);
+  std::vector<int> order = stable_order(moderngpu_segsort_pairs_keys, moderngpu_heads);
+  require(got_keys == gather(moderngpu_segsort_pairs_keys, order) && got_values == order,
           "segmented_sort_pairs differs from std::stable_sort per segment (keys or indices)");
 }
 
 void locality_keys_demo(backend& be) {
   std::printf("\n\nLOCALITY SORT KEYS DEMONSTRATION:\n\n");
   std::printf("Input keys:\n");
-  print_array(seed_locality_keys, "%4d", 10);
+  print_array(moderngpu_locality_keys, "%4d", 10);
 
-  auto keys = be.to_backend(seed_locality_keys);
-  be.run([&](auto& ctx) { mergepath::locality_sort(ctx, keys.data(), count_of(seed_locality_keys)); });
+  auto keys = be.to_backend(moderngpu_locality_keys);
+  be.run([&](auto& ctx) { mergepath::locality_sort(ctx, keys.data(), count_of(moderngpu_locality_keys)); });
   std::vector<int> got = be.to_host(keys);
   std::printf("\nSorted data:\n");
   print_array(got, "%4d", 10);
-  require(got == gather(seed_locality_keys, stable_order(seed_locality_keys, {})),
+  require(got == gather(moderngpu_locality_keys, stable_order(moderngpu_locality_keys, {})),
           "locality_sort differs from std::stable_sort");
 }
 
 void locality_pairs_demo(backend& be) {
   std::printf("\n\nLOCALITY SORT PAIRS DEMONSTRATION:\n\n");
   std::printf("Input keys:\n");
-  print_array(seed_locality_pairs_keys, "%4d", 10);
+  print_array(moderngpu_locality_pairs_keys, "%4d", 10);
 
-  auto keys = be.to_backend(seed_locality_pairs_keys);
-  auto values = be.to_backend(iota_values(seed_locality_pairs_keys.size()));
+  auto keys = be.to_backend(moderngpu_locality_pairs_keys);
+  auto values = be.to_backend(iota_values(moderngpu_locality_pairs_keys.size()));
   be.run([&](auto& ctx) {
-    mergepath::locality_sort_pairs(ctx, keys.data(), values.data(), count_of(seed_locality_pairs_keys));
+    mergepath::locality_sort_pairs(ctx, keys.data(), values.data(), count_of(moderngpu_locality_pairs_keys));
   });
   std::vector<int> got_keys = be.to_host(keys), got_values = be.to_host(values);
   std::printf("\nSorted data:\n");
   print_array(got_keys, "%4d", 10);
   std::printf("\nSorted indices:\n");
   print_array(got_values, "%4d", 10);
-  std::vector<int> order = stable_order(seed_locality_pairs_keys, {});
-  require(got_keys == gather(seed_locality_pairs_keys, order) && got_values == order,
+  std::vector<int> order = stable_order(moderngpu_locality_pairs_keys, {});
+  require(got_keys == gather(moderngpu_locality_pairs_keys, order) && got_values == order,
           "locality_sort_pairs differs from std::stable_sort (keys or indices)");
 }
 

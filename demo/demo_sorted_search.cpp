@@ -18,7 +18,7 @@ namespace {
 // The page's inputs, as it prints them: SortRandom draws of sorted keys in 0..299. Hardcoded
 // because the page's generator is not ours; the outputs must then be the page's, exactly.
 // clang-format off
-const std::vector<int> seed_haystack{
+const std::vector<int> moderngpu_haystack{
       0,   5,   5,   7,   7,   7,   7,   8,   9,   9,
      10,  11,  12,  14,  15,  15,  16,  17,  19,  19,
      20,  24,  25,  28,  28,  29,  31,  33,  36,  36,
@@ -40,7 +40,7 @@ const std::vector<int> seed_haystack{
     270, 274, 278, 278, 278, 279, 280, 281, 284, 284,
     284, 285, 285, 292, 294, 295, 296, 296, 296, 298,
 };
-const std::vector<int> seed_needles{
+const std::vector<int> moderngpu_needles{
       3,   3,  12,  16,  16,  17,  17,  19,  20,  21,
      24,  27,  27,  28,  30,  31,  35,  39,  40,  42,
      52,  52,  53,  53,  54,  55,  57,  58,  62,  63,
@@ -52,7 +52,7 @@ const std::vector<int> seed_needles{
     233, 239, 245, 254, 256, 256, 260, 268, 269, 269,
     271, 271, 272, 273, 277, 285, 296, 296, 299, 299,
 };
-const std::vector<int> seed_a{
+const std::vector<int> moderngpu_a{
       0,   3,   5,  13,  14,  15,  16,  18,  18,  21,
      24,  26,  26,  30,  31,  32,  38,  38,  38,  40,
      60,  72,  72,  74,  81,  83,  86,  88,  88,  89,
@@ -64,7 +64,7 @@ const std::vector<int> seed_a{
     233, 234, 234, 234, 239, 239, 240, 247, 249, 264,
     265, 267, 271, 271, 275, 277, 282, 284, 293, 298,
 };
-const std::vector<int> seed_b{
+const std::vector<int> moderngpu_b{
       1,   2,  15,  23,  24,  25,  25,  25,  25,  27,
      27,  29,  30,  31,  33,  33,  35,  39,  45,  49,
      58,  59,  61,  61,  62,  63,  64,  67,  67,  68,
@@ -118,20 +118,20 @@ std::int64_t matches_in(const std::vector<int>& outputs) {
 void lower_bounds_demo(backend& be) {
   std::printf("\n\nSORTED SEARCH DEMONSTRATION:\n\n");
   std::printf("Haystack array:\n");
-  print_array(seed_haystack, "%4d", 10);
+  print_array(moderngpu_haystack, "%4d", 10);
   std::printf("\nNeedles array:\n");
-  print_array(seed_needles, "%4d", 10);
+  print_array(moderngpu_needles, "%4d", 10);
 
-  auto haystack = be.to_backend(seed_haystack), needles = be.to_backend(seed_needles);
-  auto lower = be.make_array<int>(seed_needles.size());
+  auto haystack = be.to_backend(moderngpu_haystack), needles = be.to_backend(moderngpu_needles);
+  auto lower = be.make_array<int>(moderngpu_needles.size());
   be.run([&](auto& ctx) {
-    mergepath::sorted_search<mergepath::bounds::lower>(ctx, needles.data(), count_of(seed_needles), haystack.data(),
-                                                       count_of(seed_haystack), lower.data());
+    mergepath::sorted_search<mergepath::bounds::lower>(ctx, needles.data(), count_of(moderngpu_needles),
+                                                       haystack.data(), count_of(moderngpu_haystack), lower.data());
   });
   std::vector<int> got = be.to_host(lower);
   std::printf("\nLower bound array:\n");
   print_array(got, "%4d", 10);
-  require(got == expected_bounds(seed_needles, seed_haystack, mergepath::bounds::lower, false),
+  require(got == expected_bounds(moderngpu_needles, moderngpu_haystack, mergepath::bounds::lower, false),
           "lower bounds differ from std::lower_bound");
 }
 
@@ -139,17 +139,17 @@ void lower_bounds_demo(backend& be) {
 void complete_search_demo(backend& be) {
   std::printf("\n\nSORTED SEARCH DEMONSTRATION (2):\n\n");
   std::printf("A array:\n");
-  print_array(seed_a, "%4d", 10);
+  print_array(moderngpu_a, "%4d", 10);
   std::printf("\nB array:\n");
-  print_array(seed_b, "%4d", 10);
+  print_array(moderngpu_b, "%4d", 10);
 
-  auto a = be.to_backend(seed_a), b = be.to_backend(seed_b);
-  auto a_out = be.make_array<int>(seed_a.size()), b_out = be.make_array<int>(seed_b.size());
+  auto a = be.to_backend(moderngpu_a), b = be.to_backend(moderngpu_b);
+  auto a_out = be.make_array<int>(moderngpu_a.size()), b_out = be.make_array<int>(moderngpu_b.size());
   mergepath::match_counts matches;
   be.run([&](auto& ctx) {
     using mergepath::search;
     matches = mergepath::sorted_search<mergepath::bounds::lower, search::index_match, search::index_match>(
-        ctx, a.data(), count_of(seed_a), b.data(), count_of(seed_b), a_out.data(), b_out.data());
+        ctx, a.data(), count_of(moderngpu_a), b.data(), count_of(moderngpu_b), a_out.data(), b_out.data());
   });
   std::vector<int> a_got = be.to_host(a_out), b_got = be.to_host(b_out);
   auto cell = [](const std::vector<int>& v) { return [&v](std::size_t i) { return bound_with_match_mark(v[i]); }; };
@@ -158,8 +158,8 @@ void complete_search_demo(backend& be) {
   std::printf("\nUpper bound of B into A (* for match):\n");
   print_array_op(b_got.size(), cell(b_got), 10);
 
-  std::vector<int> a_want = expected_bounds(seed_a, seed_b, mergepath::bounds::lower, true);
-  std::vector<int> b_want = expected_bounds(seed_b, seed_a, mergepath::bounds::upper, true);
+  std::vector<int> a_want = expected_bounds(moderngpu_a, moderngpu_b, mergepath::bounds::lower, true);
+  std::vector<int> b_want = expected_bounds(moderngpu_b, moderngpu_a, mergepath::bounds::upper, true);
   require(a_got == a_want, "lower bounds of A into B differ from std::lower_bound (or a match flag is wrong)");
   require(b_got == b_want, "upper bounds of B into A differ from std::upper_bound (or a match flag is wrong)");
   require(matches.a == matches_in(a_want) && matches.b == matches_in(b_want),

@@ -226,7 +226,7 @@ int probe_main(int argc, char** argv) {
 
 // ==== case search (was scripts/probe_search.cu) =======================================
 // Quick device probe for the searches (issue 6): 2^26 random int32 needles into 2^26 sorted keys,
-// and the seed's case (2^25 - 1 keys searched for themselves); times of each path and a check.
+// and Futhark's table (2^25 - 1 keys searched for themselves); times of each path and a check.
 namespace probe_search {
 
 // Variants tried against the library's kernels (a probe, not the library).
@@ -349,8 +349,8 @@ int probe_main(int argc, char** argv) {
     std::vector<int> hay(n), needles(n);
     for (auto& x : hay) x = static_cast<int>(rng() % (4 * n));
     std::sort(hay.begin(), hay.end());
-    bool seed_case = n != (1L << 26);
-    if (seed_case) needles = hay;
+    bool futhark_case = n != (1L << 26);
+    if (futhark_case) needles = hay;
     else for (auto& x : needles) x = static_cast<int>(rng() % (4 * n));
     thrust::device_vector<int> d_hay(hay.begin(), hay.end()), d_needles(needles.begin(), needles.end()), tree(n), copy(n);
     thrust::device_vector<long> ref(n), out(n);
@@ -387,7 +387,7 @@ int probe_main(int argc, char** argv) {
     std::printf("  variants: layout gather %.3f (%.2fx copy), blocked scatter %.3f (%.2fx copy) | binary ldg %.3f (%.2fx thrust) | eytzinger ldg 16K %.3f (%.2fx binary), 32K %.3f (%.2fx binary)\n",
                 t_gather, t_gather / t_copy, t_blocked, t_blocked / t_copy, t_bldg, t_thrust / t_bldg, t_e16, t_bs / t_e16, t_e64, t_bs / t_e64);
     std::printf("n=%ld %s: thrust %.3f ms (%.2f Gk/s) | copy %.3f layout %.3f (%.2fx copy) | binary %.3f (%.2fx thrust) | eytzinger %.3f (%.2fx binary) | sort path %.3f (%.2fx thrust)\n",
-                n, seed_case ? "sorted needles" : "random needles", t_thrust, n / t_thrust / 1e6, t_copy, t_layout, t_layout / t_copy,
+                n, futhark_case ? "sorted needles" : "random needles", t_thrust, n / t_thrust / 1e6, t_copy, t_layout, t_layout / t_copy,
                 t_bs, t_thrust / t_bs, t_ey, t_bs / t_ey, t_sort, t_thrust / t_sort);
   }
   return 0;
