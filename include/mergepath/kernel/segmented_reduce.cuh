@@ -410,6 +410,195 @@ struct block_hand_on {
   segment_partial<T>* inclusive;
 };
 
+// The ring of sub-tiles that a block of segmented_reduce_stream_kernel streams through shared
+// memory: Stages sub-tiles of Threads * Vectors 16-byte pieces, cp.async'ed Stages - 1 ahead. A
+// warp copies 512 contiguous bytes at a time (a thread's own 64 bytes at a time read each 32-byte
+// sector twice from L2), and a thread then reads its consecutive vectors; 16-byte piece p sits at
+// swizzled(p), so neither side has bank conflicts.
+template <int Threads, int Vectors, int Stages, class T>
+struct subtile_ring {
+  static constexpr int per_vector = static_cast<int>(16 / sizeof(T));
+  static constexpr int items = Vectors * per_vector;  // consecutive items a thread
+  static constexpr int tile_items = Threads * items;
+
+  uint4* pieces;
+  const T* values;
+  index_t count;
+
+  __device__ uint4* stage(index_t tile) const { return pieces + static_cast<int>(tile % Stages) * Vectors * Threads; }
+  __device__ static int swizzled(int p) { return p ^ (p >> 3 & 7); }  // 8 neighbours' pieces on 8 bank groups
+
+  // A sub-tile's pieces into its stage, a group of copies per sub-tile (empty past the block's
+  // last); pieces that reach past count are read from global memory instead.
+  __device__ void copy_ahead(index_t tile, index_t tile_end) const {
+    if (tile < tile_end) {
+      const index_t first = tile * tile_items;
+      uint4* to = stage(tile);
+      MERGEPATH_UNROLL
+      for (int k = 0; k < Vectors; ++k) {
+        const int p = k * Threads + static_cast<int>(threadIdx.x);
+        if (first + (p + 1) * per_vector <= count)
+          __pipeline_memcpy_async(to + swizzled(p), values + first + p * per_vector, 16);
+      }
+    }
+    block::commit_copies();
+  }
+
+  // This thread's items of a sub-tile whose copies have landed, from its stage, or from global
+  // memory past count's last whole piece (items past count repeat the last one, never used).
+  __device__ void load_items(index_t tile, T (&item)[items]) const {
+    const index_t tile_first = tile * tile_items;
+    const int first = static_cast<int>(threadIdx.x) * items;
+    if (tile_first + first + items <= count) {
+      uint4 v[Vectors];
+      MERGEPATH_UNROLL
+      for (int k = 0; k < Vectors; ++k) v[k] = stage(tile)[swizzled(static_cast<int>(threadIdx.x) * Vectors + k)];
+      memcpy(item, v, sizeof(item));
+    } else {
+      MERGEPATH_UNROLL
+      for (int j = 0; j < items; ++j) item[j] = values[detail::min_of<index_t>(tile_first + first + j, count - 1)];
+    }
+  }
+};
+
+// A thread's items first.. of a sub-tile with one head: those before it fold into `ending`,
+// those from it on into `begun`. Only the thread holding the head splits its items.
+template <int Items, class T, class Op>
+__device__ __forceinline__ void fold_either_side_of_head(const T (&item)[Items], int first, int head, T identity,
+                                                         T& ending, T& begun, Op op) {
+  if (first + Items <= head || first >= head) {
+    T sum = item[0];
+    MERGEPATH_UNROLL
+    for (int j = 1; j < Items; ++j) sum = static_cast<T>(op(sum, item[j]));
+    if (first >= head)
+      begun = sum;
+    else
+      ending = static_cast<T>(op(ending, sum));
+  } else {
+    MERGEPATH_UNROLL
+    for (int j = 0; j < Items; ++j) {
+      const bool before_head = first + j < head;
+      ending = static_cast<T>(op(ending, before_head ? item[j] : identity));
+      begun = static_cast<T>(op(begun, before_head ? identity : item[j]));
+    }
+  }
+}
+
+// Every start of a sub-tile but the last (starts[cursor, cursor + tile_starts)) ends in it: init
+// and the reduction of its items, which the walk left at its head in `results`, or init alone.
+template <int Threads, class StartsIt, class T, class OutIt, class Op>
+__device__ void write_ended_segments(StartsIt starts, index_t cursor, index_t tile_starts, index_t tile_first,
+                                     int num_items, const T* results, OutIt out, T init, Op op) {
+  auto offset_of = [&](index_t s) {
+    return detail::min_of<index_t>(detail::max_of<index_t>(static_cast<index_t>(starts[s]) - tile_first, 0), num_items);
+  };
+  for (index_t k = threadIdx.x; k + 1 < tile_starts; k += Threads) {
+    const index_t s = cursor + k;
+    const index_t offset = offset_of(s);
+    out[s] = offset < offset_of(s + 1) ? static_cast<T>(op(init, results[offset])) : init;
+  }
+}
+
+// This call's number, which its hand-on flags carry (one thread a block). The last block to read
+// it numbers the next call: every block read it before counting itself, and none reads it again.
+__device__ inline unsigned long long take_call_number(unsigned long long* words, unsigned num_blocks) {
+  using word_ref = cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>;
+  word_ref call_word(words[hand_on_words::call]), done(words[hand_on_words::blocks_done]);
+  const unsigned long long number = call_word.load(cuda::memory_order_relaxed);
+  if (done.fetch_add(1, cuda::memory_order_acq_rel) == num_blocks - 1) {
+    done.store(0, cuda::memory_order_relaxed);
+    call_word.store(number + 1, cuda::memory_order_relaxed);
+  }
+  return number;
+}
+
+// Marks the heads of a sub-tile's starts, those after `cursor` below the sub-tile's end, a window
+// of Threads starts at a time (no head for a start at count, which has no item), and returns how
+// many there are. The thread that meets the first start after them leaves it in
+// `following_start`; `next_window` is this thread's start of the first window, loaded ahead.
+template <int Threads, int TileItems, class StartsIt>
+__device__ index_t mark_subtile_starts(StartsIt starts, index_t num_segments, index_t count, index_t cursor,
+                                       index_t next_window, index_t tile_first, int num_items, bool last_tile,
+                                       block::head_bitmap<TileItems>& head_bits, index_t& following_start) {
+  index_t tile_starts = 0;
+  for (;;) {
+    const index_t s = cursor + tile_starts + static_cast<index_t>(threadIdx.x);
+    bool here = false;
+    index_t start = count;  // none past the last
+    if (s < num_segments) {
+      start = tile_starts == 0 ? next_window : static_cast<index_t>(starts[s]);
+      const index_t offset = start - tile_first;
+      here = last_tile || offset < num_items;
+      if (here && offset < num_items) head_bits.set(static_cast<int>(detail::max_of<index_t>(offset, 0)));
+    }
+    const int window = __syncthreads_count(here);
+    tile_starts += window;
+    if (window < Threads) {
+      if (static_cast<int>(threadIdx.x) == window) following_start = start;
+      return tile_starts;
+    }
+  }
+}
+
+// What crosses segmented_reduce_stream_kernel's block ends, run by a block's first warp: `head`,
+// the segment open at the block's start (closed when a head of the block ended it), and `tail`,
+// the one open at its end. The blocks scan their tails by segment with a look-back: block b
+// publishes its tail at once (an inclusive scan where its segment begins in the block, else an
+// aggregate), then combines the publications of the blocks before it back to the nearest
+// inclusive one, finishes its head with that scan, and publishes its own inclusive scan. A fix-up
+// kernel after the stream cost more (its launch waits for the whole stream). The flags carry the
+// call's number, so none is ever cleared.
+template <class T, class OutIt, class Op>
+__device__ void hand_on_block_ends(const tile_head<T>& head, const segment_partial<T>& tail,
+                                   index_t segment_before_block, unsigned long long call, block_hand_on<T> hand_on,
+                                   OutIt out, index_t num_segments, T init, Op op) {
+  using partial_t = segment_partial<T>;
+  using word_ref = cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>;
+  const int lane = static_cast<int>(threadIdx.x);
+  const combine_segment_partials<T, Op> combine{op};
+  const index_t block = blockIdx.x;
+  auto publish = [&](const partial_t& scan, unsigned long long kind) {
+    (kind == hand_on_words::inclusive ? hand_on.inclusive : hand_on.aggregate)[block] = scan;
+    word_ref(hand_on.words[hand_on_words::first_flag + block]).store(call * 4 + kind, cuda::memory_order_release);
+  };
+  const bool tail_inclusive = block == 0 || tail.segment != segment_before_block;
+  if (lane == 0) publish(tail, tail_inclusive ? hand_on_words::inclusive : hand_on_words::aggregate);
+  // The scan through the block before: windows of 32 blocks, lane l the l-th of the window (lane
+  // 31 the nearest), combined in order from the nearest inclusive publication on.
+  partial_t before{-1, {}};
+  bool any_before = false;
+  for (index_t window_end = block; window_end > 0 && block > 0; window_end -= 32) {
+    const index_t p = window_end - 32 + lane;
+    unsigned long long flag = 0;
+    if (p >= 0) {
+      word_ref published(hand_on.words[hand_on_words::first_flag + p]);
+      do flag = published.load(cuda::memory_order_acquire);
+      while (flag / 4 != call || flag % 4 == 0);
+    }
+    const bool inclusive = p >= 0 && flag % 4 == hand_on_words::inclusive;
+    const unsigned inclusive_lanes = __ballot_sync(0xffffffffu, inclusive);
+    const int from = inclusive_lanes == 0 ? 0 : 31 - __clz(static_cast<int>(inclusive_lanes));
+    bool any = p >= 0 && lane >= from;
+    partial_t mine{-1, {}};
+    if (any) mine = inclusive ? hand_on.inclusive[p] : hand_on.aggregate[p];
+    any = warp_combine_in_order(mine, any, combine);
+    const partial_t window = cub::ShuffleIndex<32>(mine, 0, 0xffffffffu);
+    if (__shfl_sync(0xffffffffu, any, 0)) {
+      before = any_before ? combine(window, before) : window;
+      any_before = true;
+    }
+    if (inclusive_lanes != 0) break;
+  }
+  if (lane != 0) return;
+  const partial_t through = combine(before, tail);
+  if (!tail_inclusive) publish(through, hand_on_words::inclusive);
+  // Segment -1 holds the items before a malformed first start: no output.
+  if (head.closed && head.segment >= 0 && head.segment < num_segments)
+    out[head.segment] = combine(before, {head.segment, head.partial}).partial.finish(init, op);
+  if (block == gridDim.x - 1 && through.segment >= 0 && through.segment < num_segments)
+    out[through.segment] = through.partial.finish(init, op);
+}
+
 // segmented_reduce over long segments (tuning/load_balance.hpp: segmented_reduce_stream_tuning):
 // block b streams the sub-tiles [S * b / G, S * (b + 1) / G) of tile_items consecutive items
 // through a ring of Stages sub-tiles in shared memory (cp.async, Stages - 1 ahead). A sub-tile's
@@ -429,9 +618,9 @@ __global__ void __launch_bounds__(Threads, detail::launch_min_blocks(Threads, Th
                                    index_t num_subtiles, OutIt out, T init, Op op, block_hand_on<T> hand_on) {
   static_assert(sizeof(T) >= 4 && 16 % sizeof(T) == 0, "segmented_reduce_stream_kernel: 4-, 8- or 16-byte values");
   static_assert(Stages >= 2, "segmented_reduce_stream_kernel: a stage in use and one in flight at least");
-  constexpr int per_vector = static_cast<int>(16 / sizeof(T));
-  constexpr int items = Vectors * per_vector;  // consecutive items a thread
-  constexpr int tile_items = Threads * items;
+  using ring_t = subtile_ring<Threads, Vectors, Stages, T>;
+  constexpr int items = ring_t::items;
+  constexpr int tile_items = ring_t::tile_items;
   static_assert(items <= 32 && 32 % items == 0, "segmented_reduce_stream_kernel: a thread's heads in one word");
   using join_t = join_open_runs<T, Op>;
   // Where the op commutes, the scan of open runs also reduces the threads' folds of the sub-tiles
@@ -441,12 +630,9 @@ __global__ void __launch_bounds__(Threads, detail::launch_min_blocks(Threads, Th
   using scan_join = std::conditional_t<fold_fast, join_open_runs_with_folds<T, Op>, join_t>;
   constexpr bool one_start_fast = fold_fast && OneStartReduce && fold_identity<Op, T>::exists;
   using run_scan = cub::BlockScan<scan_item, Threads, cub::BLOCK_SCAN_WARP_SCANS>;
-  // The ring of sub-tiles in flight (dynamic: Stages * tile_items * sizeof(T) bytes). A warp
-  // copies 512 contiguous bytes at a time (a thread's own 64 bytes at a time read each 32-byte
-  // sector twice from L2), and a thread then reads its consecutive vectors; 16-byte piece p sits
-  // at swizzled(p), so neither side has bank conflicts.
-  // Once all threads have read a stage it holds each segment's result at its head.
-  extern __shared__ uint4 ring[];
+  // The ring of sub-tiles in flight (dynamic: Stages * tile_items * sizeof(T) bytes). Once all
+  // threads have read a stage it holds each segment's result at its head.
+  extern __shared__ uint4 ring_pieces[];
   // Two bitmaps, sub-tiles taking turns: one is cleared while the next sub-tile marks the other.
   __shared__ block::head_bitmap<tile_items> head_bitmaps[2];
   __shared__ typename run_scan::TempStorage scan_storage;
@@ -469,37 +655,11 @@ __global__ void __launch_bounds__(Threads, detail::launch_min_blocks(Threads, Th
   detail::allow_dependent_launch();
   const index_t tile_begin = num_subtiles * blockIdx.x / gridDim.x;
   const index_t tile_end = num_subtiles * (blockIdx.x + 1) / gridDim.x;
-  auto stage = [&](index_t tile) { return ring + static_cast<int>(tile % Stages) * Vectors * Threads; };
-  auto swizzled = [](int p) { return p ^ (p >> 3 & 7); };  // 8 neighbours' pieces on 8 bank groups
-  // A sub-tile's pieces into its stage, a group of copies per sub-tile (empty past the block's
-  // last); pieces that reach past count are read from global memory instead.
-  auto copy_ahead = [&](index_t tile) {
-    if (tile < tile_end) {
-      const index_t first = tile * tile_items;
-      uint4* to = stage(tile);
-      MERGEPATH_UNROLL
-      for (int k = 0; k < Vectors; ++k) {
-        const int p = k * Threads + static_cast<int>(threadIdx.x);
-        if (first + (p + 1) * per_vector <= count)
-          __pipeline_memcpy_async(to + swizzled(p), values + first + p * per_vector, 16);
-      }
-    }
-    block::commit_copies();
-  };
+  const ring_t ring{ring_pieces, values, count};
+  auto copy_ahead = [&](index_t tile) { ring.copy_ahead(tile, tile_end); };
   MERGEPATH_UNROLL
   for (int k = 0; k < Stages - 1; ++k) copy_ahead(tile_begin + k);
-  using word_ref = cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>;
-  if (threadIdx.x == Threads - 1) {
-    // The call's number; the last block to read it numbers the next call (every block read it
-    // before counting itself), while the copies fly. No block reads it again.
-    word_ref call_word(hand_on.words[hand_on_words::call]), done(hand_on.words[hand_on_words::blocks_done]);
-    const unsigned long long number = call_word.load(cuda::memory_order_relaxed);
-    if (done.fetch_add(1, cuda::memory_order_acq_rel) == gridDim.x - 1) {
-      done.store(0, cuda::memory_order_relaxed);
-      call_word.store(number + 1, cuda::memory_order_relaxed);
-    }
-    call = number;
-  }
+  if (threadIdx.x == Threads - 1) call = take_call_number(hand_on.words, gridDim.x);  // while the copies fly
   if (threadIdx.x < 32) {
     const index_t x = tile_begin * tile_items;
     const auto guess = static_cast<index_t>(static_cast<double>(x) / static_cast<double>(count) * num_segments);
@@ -549,7 +709,7 @@ __global__ void __launch_bounds__(Threads, detail::launch_min_blocks(Threads, Th
     const int num_items = static_cast<int>(detail::min_of<index_t>(count - tile_first, tile_items));
     const bool last_tile = tile_first + num_items == count;  // then every start left is this tile's
     block::head_bitmap<tile_items>& head_bits = head_bitmaps[tile % 2];
-    T* results = reinterpret_cast<T*>(stage(tile));
+    T* results = reinterpret_cast<T*>(ring.stage(tile));
 
     // This thread's items, from the stage (or global memory past count's last whole piece). The
     // barrier also ends the previous sub-tile's reads of its stage, which the copies below reuse.
@@ -557,15 +717,7 @@ __global__ void __launch_bounds__(Threads, detail::launch_min_blocks(Threads, Th
     __syncthreads();
     const int first = static_cast<int>(threadIdx.x) * items;
     T item[items];
-    if (tile_first + first + items <= count) {
-      uint4 v[Vectors];
-      MERGEPATH_UNROLL
-      for (int k = 0; k < Vectors; ++k) v[k] = stage(tile)[swizzled(static_cast<int>(threadIdx.x) * Vectors + k)];
-      memcpy(item, v, sizeof(item));
-    } else {  // items past count repeat the last one (never used)
-      MERGEPATH_UNROLL
-      for (int j = 0; j < items; ++j) item[j] = values[detail::min_of<index_t>(tile_first + first + j, count - 1)];
-    }
+    ring.load_items(tile, item);
 
     if constexpr (fold_fast) {
       if (!last_tile && next_start >= tile_first + tile_items) {
@@ -584,25 +736,11 @@ __global__ void __launch_bounds__(Threads, detail::launch_min_blocks(Threads, Th
       // folds. Only the thread holding the head splits its items. (Unsorted starts clamp to the
       // sub-tile: a wrong result, no stray access.)
       if (!last_tile && second_start >= tile_first + tile_items) {
-        const index_t head = detail::min_of<index_t>(detail::max_of<index_t>(next_start - tile_first, 0), tile_items);
+        const int head =
+            static_cast<int>(detail::min_of<index_t>(detail::max_of<index_t>(next_start - tile_first, 0), tile_items));
         const T identity = fold_identity<Op, T>::value();
         T ending = any_pending ? pending : identity, begun = identity;
-        if (first + items <= head || first >= head) {
-          T sum = item[0];
-          MERGEPATH_UNROLL
-          for (int j = 1; j < items; ++j) sum = static_cast<T>(op(sum, item[j]));
-          if (first >= head)
-            begun = sum;
-          else
-            ending = static_cast<T>(op(ending, sum));
-        } else {
-          MERGEPATH_UNROLL
-          for (int j = 0; j < items; ++j) {
-            const bool before_head = first + j < head;
-            ending = static_cast<T>(op(ending, before_head ? item[j] : identity));
-            begun = static_cast<T>(op(begun, before_head ? identity : item[j]));
-          }
-        }
+        fold_either_side_of_head(item, first, head, identity, ending, begun, op);
         copy_ahead(tile + Stages - 1);
         // (The next sub-tile's barrier frees fold_storage. A barrier-free form, the warps' folds
         // finished by thread 0 after that barrier, ran every mean slower:
@@ -622,26 +760,8 @@ __global__ void __launch_bounds__(Threads, detail::launch_min_blocks(Threads, Th
       }
     }
 
-    // The tile's starts: those after the cursor below the tile's end, a window at a time. Each
-    // marks its head (none for a start at count, which has no item).
-    index_t tile_starts = 0;
-    for (;;) {
-      const index_t s = cursor + tile_starts + static_cast<index_t>(threadIdx.x);
-      bool here = false;
-      index_t start = count;  // none past the last
-      if (s < num_segments) {
-        start = tile_starts == 0 ? next_window : static_cast<index_t>(starts[s]);
-        const index_t offset = start - tile_first;
-        here = last_tile || offset < num_items;
-        if (here && offset < num_items) head_bits.set(static_cast<int>(detail::max_of<index_t>(offset, 0)));
-      }
-      const int window = __syncthreads_count(here);
-      tile_starts += window;
-      if (window < Threads) {
-        if (static_cast<int>(threadIdx.x) == window) following_start = start;  // the next sub-tile's test
-        break;
-      }
-    }
+    const index_t tile_starts = mark_subtile_starts<Threads>(starts, num_segments, count, cursor, next_window, tile_first,
+                                                             num_items, last_tile, head_bits, following_start);
     copy_ahead(tile + Stages - 1);  // into the previous sub-tile's stage
 
     // The walk over this thread's items and the scan of open runs, as in segmented_reduce_kernel.
@@ -689,15 +809,7 @@ __global__ void __launch_bounds__(Threads, detail::launch_min_blocks(Threads, Th
     }
     __syncthreads();
 
-    // Every start of the tile but the last ends here: init and its items, or init alone.
-    for (index_t k = threadIdx.x; k + 1 < tile_starts; k += Threads) {
-      const index_t s = cursor + k;
-      const index_t offset =
-          detail::min_of<index_t>(detail::max_of<index_t>(static_cast<index_t>(starts[s]) - tile_first, 0), num_items);
-      const index_t next_offset = detail::min_of<index_t>(
-          detail::max_of<index_t>(static_cast<index_t>(starts[s + 1]) - tile_first, 0), num_items);
-      out[s] = offset < next_offset ? static_cast<T>(op(init, results[offset])) : init;
-    }
+    write_ended_segments<Threads>(starts, cursor, tile_starts, tile_first, num_items, results, out, init, op);
     head_bits.template clear<Threads>();  // every walk read it before the barrier; the next sub-tile marks the other
     const open_run<T> ended = run_out;
     if (ended.head > 0) {
@@ -712,66 +824,18 @@ __global__ void __launch_bounds__(Threads, detail::launch_min_blocks(Threads, Th
   }
 
   // What crosses the block's ends: the segment open at its start (when no head of the block ended
-  // it) and the one open at its end. The blocks scan their tails by segment with a look-back:
-  // block b publishes its tail at once (an inclusive scan where its segment begins in the block,
-  // else an aggregate), then its first warp combines the publications of the blocks before it back
-  // to the nearest inclusive one, finishes the block's head with that scan, and publishes its own
-  // inclusive scan. A fix-up kernel after the stream cost more (its launch waits for the whole
-  // stream). The flags carry the call's number (`call`), so none is ever cleared.
+  // it) and the one open at its end, handed on from block to block (hand_on_block_ends).
   if constexpr (fold_fast) {
     if constexpr (one_start_fast) __syncthreads();  // a one-start sub-tile's reduce may still read fold_storage
     if (any_pending) fold_pending();
   }
   __syncthreads();  // block_head, from whichever thread ended the segment
   if (threadIdx.x >= 32) return;
-  const int lane = static_cast<int>(threadIdx.x);
-  using partial_t = segment_partial<T>;
-  const combine_segment_partials<T, Op> combine{op};
   tile_head<T> head = block_head;
   if (!begun_in_block && cursor == first_start) head = {segment_before_block, false, carry.partial()};
-  partial_t tail{cursor - 1, carry.partial()};
+  segment_partial<T> tail{cursor - 1, carry.partial()};
   if (tile_end == num_subtiles && !open_at_end) tail.partial = {};  // (open_at_end: read after the last tile's barrier)
-  const index_t block = blockIdx.x;
-  auto publish = [&](const partial_t& scan, unsigned long long kind) {
-    (kind == hand_on_words::inclusive ? hand_on.inclusive : hand_on.aggregate)[block] = scan;
-    word_ref(hand_on.words[hand_on_words::first_flag + block]).store(call * 4 + kind, cuda::memory_order_release);
-  };
-  const bool tail_inclusive = block == 0 || tail.segment != segment_before_block;
-  if (lane == 0) publish(tail, tail_inclusive ? hand_on_words::inclusive : hand_on_words::aggregate);
-  // The scan through the block before: windows of 32 blocks, lane l the l-th of the window (lane
-  // 31 the nearest), combined in order from the nearest inclusive publication on.
-  partial_t before{-1, {}};
-  bool any_before = false;
-  for (index_t window_end = block; window_end > 0 && block > 0; window_end -= 32) {
-    const index_t p = window_end - 32 + lane;
-    unsigned long long flag = 0;
-    if (p >= 0) {
-      word_ref published(hand_on.words[hand_on_words::first_flag + p]);
-      do flag = published.load(cuda::memory_order_acquire);
-      while (flag / 4 != call || flag % 4 == 0);
-    }
-    const bool inclusive = p >= 0 && flag % 4 == hand_on_words::inclusive;
-    const unsigned inclusive_lanes = __ballot_sync(0xffffffffu, inclusive);
-    const int from = inclusive_lanes == 0 ? 0 : 31 - __clz(static_cast<int>(inclusive_lanes));
-    bool any = p >= 0 && lane >= from;
-    partial_t mine{-1, {}};
-    if (any) mine = inclusive ? hand_on.inclusive[p] : hand_on.aggregate[p];
-    any = warp_combine_in_order(mine, any, combine);
-    const partial_t window = cub::ShuffleIndex<32>(mine, 0, 0xffffffffu);
-    if (__shfl_sync(0xffffffffu, any, 0)) {
-      before = any_before ? combine(window, before) : window;
-      any_before = true;
-    }
-    if (inclusive_lanes != 0) break;
-  }
-  if (lane != 0) return;
-  const partial_t through = combine(before, tail);
-  if (!tail_inclusive) publish(through, hand_on_words::inclusive);
-  // Segment -1 holds the items before a malformed first start: no output.
-  if (head.closed && head.segment >= 0 && head.segment < num_segments)
-    out[head.segment] = combine(before, {head.segment, head.partial}).partial.finish(init, op);
-  if (block == gridDim.x - 1 && through.segment >= 0 && through.segment < num_segments)
-    out[through.segment] = through.partial.finish(init, op);
+  hand_on_block_ends(head, tail, segment_before_block, call, hand_on, out, num_segments, init, op);
 }
 
 }  // namespace kernel
