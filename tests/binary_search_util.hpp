@@ -1,6 +1,7 @@
 // Shared by the binary search / Eytzinger tests (host and GPU, plain C++): haystacks and unsorted
 // needles shaped to hit every kind of bound, the std::lower_bound / std::upper_bound oracle, a
-// recursive in-order Eytzinger construction to check the layout against, and the sizes.
+// recursive in-order Eytzinger construction to check the layout against, and the sizes. The
+// checks over both backends are in suites/binary_search.hpp.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -10,7 +11,6 @@
 #include <mergepath/functional.hpp>
 #include <numeric>
 #include <random>
-#include <sstream>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -62,15 +62,8 @@ Key key_from_rank(std::int64_t rank) {
 enum class haystack_distribution { uniform, few_distinct, all_equal };
 
 inline const char* to_string(haystack_distribution d) {
-  switch (d) {
-    case haystack_distribution::uniform:
-      return "uniform";
-    case haystack_distribution::few_distinct:
-      return "few_distinct";
-    case haystack_distribution::all_equal:
-      return "all_equal";
-  }
-  return "?";
+  constexpr const char* names[] = {"uniform", "few_distinct", "all_equal"};
+  return names[static_cast<int>(d)];
 }
 
 constexpr haystack_distribution all_haystack_distributions[] = {
@@ -82,10 +75,8 @@ struct bsearch_case {
   std::uint64_t seed;
 
   std::string name() const {
-    std::ostringstream os;
-    os << "haystack_count " << haystack_count << ", needle_count " << needle_count << ", " << to_string(dist)
-       << " (MERGEPATH_TEST_SEED=" << base_seed() << ")";
-    return os.str();
+    return "haystack_count " + std::to_string(haystack_count) + ", needle_count " + std::to_string(needle_count) +
+           ", " + to_string(dist) + " (MERGEPATH_TEST_SEED=" + std::to_string(base_seed()) + ")";
   }
 };
 
@@ -103,7 +94,7 @@ inline std::vector<bsearch_case> bsearch_cases(const std::vector<index_t>& hayst
 }
 
 // 0, 1, 2, 3 and 2^k - 1, 2^k, 2^k + 1 for each k, plus the extras.
-inline std::vector<index_t> power_edge_sizes(std::initializer_list<int> ks, std::vector<index_t> extras = {}) {
+inline std::vector<index_t> power_edge_sizes(const std::vector<int>& ks, std::vector<index_t> extras = {}) {
   std::vector<index_t> sizes{0, 1, 2, 3};
   for (int k : ks) sizes.insert(sizes.end(), {(index_t{1} << k) - 1, index_t{1} << k, (index_t{1} << k) + 1});
   sizes.insert(sizes.end(), extras.begin(), extras.end());
@@ -168,6 +159,24 @@ bsearch_input<Key> make_bsearch_input(const bsearch_case& c, Comp comp) {
 // ---------------------------------------------------------------------------------------------
 // Oracles
 
+// The Eytzinger layout as its definition builds it: walk the complete binary tree of count nodes
+// (node k, from 1, has children 2k and 2k + 1) in order, handing out the sorted keys one by one.
+template <class T>
+void eytzinger_fill(const std::vector<T>& sorted, std::vector<T>& tree, std::size_t k, std::size_t& next) {
+  if (k > sorted.size()) return;
+  eytzinger_fill(sorted, tree, 2 * k, next);
+  tree[k - 1] = sorted[next++];
+  eytzinger_fill(sorted, tree, 2 * k + 1, next);
+}
+
+template <class T>
+std::vector<T> eytzinger_reference(const std::vector<T>& sorted) {
+  std::vector<T> tree(sorted.size());
+  std::size_t next = 0;
+  eytzinger_fill(sorted, tree, 1, next);
+  return tree;
+}
+
 // out[i] = std::lower_bound (or std::upper_bound) of needles[i] in haystack, as an index. Many
 // needles are searched in sorted order, each from the last one's bound: the same answers, cache
 // friendly.
@@ -193,6 +202,20 @@ std::vector<index_t> std_bounds(const std::vector<Key>& haystack, const std::vec
   return out;
 }
 
+// What std says of one input: both bounds of every needle, and the haystack's layout. Worked out
+// once for all of a backend's contexts.
+template <class Key>
+struct bsearch_expected {
+  std::vector<index_t> lower, upper;
+  std::vector<Key> tree;
+
+  template <class Comp>
+  bsearch_expected(const bsearch_input<Key>& in, Comp comp)
+      : lower(std_bounds<bounds::lower>(in.haystack, in.needles, comp)),
+        upper(std_bounds<bounds::upper>(in.haystack, in.needles, comp)),
+        tree(eytzinger_reference(in.haystack)) {}
+};
+
 template <class Out>
 std::vector<Out> converted(const std::vector<index_t>& v) {
   std::vector<Out> out(v.size());
@@ -200,35 +223,34 @@ std::vector<Out> converted(const std::vector<index_t>& v) {
   return out;
 }
 
-// The Eytzinger layout as its definition builds it: walk the complete binary tree of count nodes
-// (node k, from 1, has children 2k and 2k + 1) in order, handing out the sorted keys one by one.
-template <class T>
-void eytzinger_fill(const std::vector<T>& sorted, std::vector<T>& tree, std::size_t k, std::size_t& next) {
-  if (k > sorted.size()) return;
-  eytzinger_fill(sorted, tree, 2 * k, next);
-  tree[k - 1] = sorted[next++];
-  eytzinger_fill(sorted, tree, 2 * k + 1, next);
-}
-
-template <class T>
-std::vector<T> eytzinger_reference(const std::vector<T>& sorted) {
-  std::vector<T> tree(sorted.size());
-  std::size_t next = 0;
-  eytzinger_fill(sorted, tree, 1, next);
-  return tree;
-}
-
 // For every node k of the tree of count nodes, the sorted index it holds (tree[k - 1]).
 inline std::vector<index_t> eytzinger_reference_indices(index_t count) {
   return eytzinger_reference(origins<index_t>(count, 0));
 }
 
+// Every bound in out within [0, haystack_count].
+inline ::testing::AssertionResult bounds_within(const std::vector<index_t>& out, index_t haystack_count) {
+  for (std::size_t i = 0; i < out.size(); ++i)
+    if (out[i] < 0 || out[i] > haystack_count)
+      return ::testing::AssertionFailure()
+             << "out[" << i << "] = " << out[i] << " outside [0, " << haystack_count << "]";
+  return ::testing::AssertionSuccess();
+}
+
+// f(std::integral_constant<bounds, bounds::lower>{}), then the same for bounds::upper: a call
+// written once for both (read the bound as decltype(b)::value).
+template <class F>
+void for_both_bounds(F f) {
+  f(std::integral_constant<bounds, bounds::lower>{});
+  f(std::integral_constant<bounds, bounds::upper>{});
+}
+
 // The Futhark binary search example's searches: [1, 3, 5, 7, 9, 11] searched for 0, 9 and 2.
-namespace seed_example {
+namespace futhark_example {
 inline const std::vector<int> haystack{1, 3, 5, 7, 9, 11};
 inline const std::vector<int> needles{0, 9, 2};
 inline const std::vector<index_t> lower{0, 4, 1};
 inline const std::vector<index_t> upper{0, 5, 1};
-}  // namespace seed_example
+}  // namespace futhark_example
 
 }  // namespace mergepath_test

@@ -1,27 +1,19 @@
-// GPU test helpers: the fixture that skips without a GPU, a small owning device buffer, and the
-// checked runs of a GPU merge (poisoned output, guard elements, std::merge as the oracle) and of
-// a GPU sort (poisoned guards either side, std::stable_sort as the oracle).
+// GPU test helpers: a small owning device buffer and the GPU backend of the suites written once
+// over both backends (backends.hpp), with the fixture that skips without a GPU.
 #pragma once
 
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
 #include <cstddef>
+#include <memory>
+#include <string>
 #include <mergepath/mergepath.hpp>
 #include <vector>
 
-#include "sort_util.hpp"
-#include "test_util.hpp"
+#include "backends.hpp"
 
 namespace mergepath_test {
-
-// Every GPU test derives from this: without a usable GPU and driver it is skipped, not passed.
-class gpu_test : public ::testing::Test {
- protected:
-  void SetUp() override {
-    if (!mergepath::cuda_available()) GTEST_SKIP() << "no GPU";
-  }
-};
 
 // cudaMalloc'ed memory for `count` elements. Every transfer has finished when a call returns, so
 // tests whose contexts borrow non-blocking streams need no ordering of their own.
@@ -65,110 +57,67 @@ class device_vector {
   std::size_t size_ = 0;
 };
 
-// Runs `merge(ctx, a, a_count, b, b_count, out)` on device copies of in.a and in.b, into an
-// output poisoned beforehand and followed by guard elements, and checks that it equals
-// std::merge, every element was written and nothing after the end was.
-template <class Key, class Comp, class Merge>
-void check_gpu_merge(mergepath::cuda_context& ctx, const merge_input<Key>& in, Comp comp, Merge merge) {
-  std::vector<Key> expected = std_merge(in.a, in.b, comp);
-  device_vector<Key> a(in.a), b(in.b), out(expected.size() + guard_items);
-  out.fill_poison();
-  merge(ctx, a.data(), static_cast<index_t>(in.a.size()), b.data(), static_cast<index_t>(in.b.size()), out.data());
-  ctx.synchronize();
-  std::vector<Key> got = out.download();
-  ASSERT_TRUE(ranges_equal(expected, got));
-  ASSERT_TRUE(untouched(got, expected.size(), got.size()));
-}
+// The work record() puts on a stream, captured once into a CUDA graph that launch() replays there.
+class captured_graph {
+ public:
+  template <class Record>
+  captured_graph(cudaStream_t stream, Record record) : stream_(stream) {
+    MERGEPATH_CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal));
+    try {
+      record();
+    } catch (...) {
+      (void)cudaStreamEndCapture(stream, &graph_);  // leave the stream usable, then report
+      if (graph_) (void)cudaGraphDestroy(graph_);
+      throw;
+    }
+    MERGEPATH_CUDA_CHECK(cudaStreamEndCapture(stream, &graph_));
+    MERGEPATH_CUDA_CHECK(cudaGraphInstantiate(&exec_, graph_, 0));
+  }
+  captured_graph(const captured_graph&) = delete;
+  captured_graph& operator=(const captured_graph&) = delete;
+  ~captured_graph() {
+    if (exec_) EXPECT_EQ(cudaGraphExecDestroy(exec_), cudaSuccess);
+    if (graph_) EXPECT_EQ(cudaGraphDestroy(graph_), cudaSuccess);
+  }
 
-// The same for `merge_pairs(ctx, a_keys, a_vals, a_count, b_keys, b_vals, b_count, out_keys,
-// out_vals)`, with values that record each element's origin: stability shows in them.
-template <class Key, class Value, class Comp, class MergePairs>
-void check_gpu_merge_pairs(mergepath::cuda_context& ctx, const merge_input<Key>& in, Comp comp,
-                           MergePairs merge_pairs) {
-  index_t a_count = static_cast<index_t>(in.a.size()), b_count = static_cast<index_t>(in.b.size());
-  std::vector<Value> a_vals = origins<Value>(a_count, 0), b_vals = origins<Value>(b_count, a_count);
-  auto expected = std_merge_pairs(in.a, a_vals, in.b, b_vals, comp);
-  std::size_t total = expected.first.size();
-  device_vector<Key> a(in.a), b(in.b), keys(total + guard_items);
-  device_vector<Value> av(a_vals), bv(b_vals), vals(total + guard_items);
-  keys.fill_poison();
-  vals.fill_poison();
-  merge_pairs(ctx, a.data(), av.data(), a_count, b.data(), bv.data(), b_count, keys.data(), vals.data());
-  ctx.synchronize();
-  std::vector<Key> got_keys = keys.download();
-  std::vector<Value> got_vals = vals.download();
-  ASSERT_TRUE(ranges_equal(expected.first, got_keys));
-  ASSERT_TRUE(ranges_equal(expected.second, got_vals));
-  ASSERT_TRUE(untouched(got_keys, total, got_keys.size()));
-  ASSERT_TRUE(untouched(got_vals, total, got_vals.size()));
-}
+  // New input for the next launch: host copied to device memory at to, ordered on the stream.
+  template <class T>
+  void upload(T* to, const std::vector<T>& host) const {
+    MERGEPATH_CUDA_CHECK(cudaMemcpyAsync(to, host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice, stream_));
+  }
+  void launch() const { MERGEPATH_CUDA_CHECK(cudaGraphLaunch(exec_, stream_)); }
 
-// mergepath::merge and merge_pairs (int values), default tunings, both checked as above.
-template <class Key, class Comp>
-void check_default_merges(mergepath::cuda_context& ctx, const merge_input<Key>& in, Comp comp) {
-  ASSERT_NO_FATAL_FAILURE(
-      check_gpu_merge(ctx, in, comp, [](auto& ctx, auto a, index_t na, auto b, index_t nb, auto out) {
-        mergepath::merge(ctx, a, na, b, nb, out, Comp{});
-      }));
-  ASSERT_NO_FATAL_FAILURE((check_gpu_merge_pairs<Key, int>(
-      ctx, in, comp, [](auto& ctx, auto ak, auto av, index_t na, auto bk, auto bv, index_t nb, auto ok, auto ov) {
-        mergepath::merge_pairs(ctx, ak, av, na, bk, bv, nb, ok, ov, Comp{});
-      })));
-}
+ private:
+  cudaStream_t stream_;
+  cudaGraph_t graph_ = nullptr;
+  cudaGraphExec_t exec_ = nullptr;
+};
 
-// Sorts a device copy of keys, between poisoned guards, with sort(ctx, keys, count), and checks
-// that it equals std::stable_sort and that the guards are untouched.
-template <class Key, class Comp, class Sort>
-void check_gpu_sort(mergepath::cuda_context& ctx, const std::vector<Key>& keys, Comp comp, Sort sort) {
-  device_vector<Key> data(guarded(keys));
-  sort(ctx, data.data() + guard_items, static_cast<index_t>(keys.size()));
-  ctx.synchronize();
-  ASSERT_TRUE(guarded_equal(std_stable_sort(keys, comp), data.download()));
-}
+struct gpu_backend {
+  using context = mergepath::cuda_context;
+  template <class T>
+  using buffer = device_vector<T>;
 
-// The same for sort_pairs(ctx, keys, vals, count), with values that record each key's origin:
-// stability shows in them.
-template <class Key, class Value, class Comp, class SortPairs>
-void check_gpu_sort_pairs(mergepath::cuda_context& ctx, const std::vector<Key>& keys, Comp comp, SortPairs sort_pairs) {
-  const index_t count = static_cast<index_t>(keys.size());
-  device_vector<Key> data_keys(guarded(keys));
-  device_vector<Value> data_vals(guarded(origins<Value>(count, 0)));
-  sort_pairs(ctx, data_keys.data() + guard_items, data_vals.data() + guard_items, count);
-  ctx.synchronize();
-  auto expected = std_stable_sort_pairs<Key, Value>(keys, comp);
-  ASSERT_TRUE(guarded_equal(expected.first, data_keys.download()));
-  ASSERT_TRUE(guarded_equal(expected.second, data_vals.download()));
-}
+  static bool available() { return mergepath::cuda_available(); }
+  // Work is asynchronous on the context's stream: a launch's error shows here.
+  static void finish(context& ctx) { ctx.synchronize(); }
+  static std::vector<std::unique_ptr<context>> contexts() {
+    std::vector<std::unique_ptr<context>> one;
+    one.push_back(std::make_unique<context>());
+    return one;
+  }
+  static std::string describe(const context&) { return "cuda_context"; }
+};
+template <>
+struct backend_of<mergepath::cuda_context> {
+  using type = gpu_backend;
+};
 
-// The same for sort_copy(ctx, keys_in, count, keys_out): the result in a guarded output of
-// poison, the input untouched.
-template <class Key, class Comp, class SortCopy>
-void check_gpu_sort_copy(mergepath::cuda_context& ctx, const std::vector<Key>& keys, Comp comp, SortCopy sort_copy) {
-  const index_t count = static_cast<index_t>(keys.size());
-  device_vector<Key> in(guarded(keys)), out(guarded(std::vector<Key>(keys.size(), poison<Key>())));
-  sort_copy(ctx, static_cast<const Key*>(in.data() + guard_items), count, out.data() + guard_items);
-  ctx.synchronize();
-  ASSERT_TRUE(guarded_equal(std_stable_sort(keys, comp), out.download()));
-  ASSERT_TRUE(guarded_equal(keys, in.download()));
-}
+// A suite's cases on the GPU backend.
+template <class Cases = ::testing::Types<no_types>>
+using on_gpu = on_backend<gpu_backend, Cases>;
 
-// The same for sort_pairs_copy(ctx, keys_in, vals_in, count, keys_out, vals_out).
-template <class Key, class Value, class Comp, class SortPairsCopy>
-void check_gpu_sort_pairs_copy(mergepath::cuda_context& ctx, const std::vector<Key>& keys, Comp comp,
-                               SortPairsCopy sort_pairs_copy) {
-  const index_t count = static_cast<index_t>(keys.size());
-  const std::vector<Value> origin = origins<Value>(count, 0);
-  device_vector<Key> keys_in(guarded(keys)), keys_out(guarded(std::vector<Key>(keys.size(), poison<Key>())));
-  device_vector<Value> vals_in(guarded(origin)), vals_out(guarded(std::vector<Value>(keys.size(), poison<Value>())));
-  sort_pairs_copy(ctx, static_cast<const Key*>(keys_in.data() + guard_items),
-                  static_cast<const Value*>(vals_in.data() + guard_items), count, keys_out.data() + guard_items,
-                  vals_out.data() + guard_items);
-  ctx.synchronize();
-  auto expected = std_stable_sort_pairs<Key, Value>(keys, comp);
-  ASSERT_TRUE(guarded_equal(expected.first, keys_out.download()));
-  ASSERT_TRUE(guarded_equal(expected.second, vals_out.download()));
-  ASSERT_TRUE(guarded_equal(keys, keys_in.download()));
-  ASSERT_TRUE(guarded_equal(origin, vals_in.download()));
-}
+// Every GPU-only test derives from this: without a usable GPU and driver it is skipped, not passed.
+class gpu_test : public backend_test<gpu_backend> {};
 
 }  // namespace mergepath_test

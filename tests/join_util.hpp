@@ -1,17 +1,22 @@
 // Shared by the join and set-operation tests (host and GPU): named input shapes for two sorted
-// inputs, a tagged key that shows which copy of equivalent keys an algorithm takes, and the
-// sequential references (a nested-loop join over key groups, std::set_*).
+// inputs, a tagged key that shows which copy of equivalent keys an algorithm takes, the
+// sequential references (a nested-loop join over key groups, std::set_*), and calls of every
+// join kind and set operation.
 #pragma once
 
 #include <algorithm>
 #include <cstdint>
+#include <iterator>
 #include <mergepath/join.hpp>
 #include <mergepath/set_operations.hpp>
 #include <numeric>
 #include <ostream>
 #include <random>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
+#include "backends.hpp"
 #include "test_util.hpp"
 
 namespace mergepath {
@@ -69,6 +74,25 @@ struct key_pair {
   std::vector<Key> a, b;
 };
 
+using size_pairs = std::vector<std::pair<index_t, index_t>>;
+// Those of sizes whose total is at most max_test_size().
+inline size_pairs capped_sizes(const size_pairs& sizes) {
+  size_pairs kept;
+  for (auto s : sizes)
+    if (s.first + s.second <= max_test_size()) kept.push_back(s);
+  return kept;
+}
+
+// Calls f(std::integral_constant<T, v>) for each of Values, until a fatal failure.
+template <class T, T... Values, class F>
+void for_each_constant(F f) {
+  (void)((f(std::integral_constant<T, Values>{}), !::testing::Test::HasFatalFailure()) && ...);
+}
+
+// Sizes follow the host's thread shares or the GPU's tiles.
+template <class Backend>
+constexpr bool is_host_backend = std::is_same_v<typename Backend::context, mergepath::host_context>;
+
 // Sorted by comp (ascending values for less, descending for greater), tags = origin (a: i, b:
 // -1 - j) where Key is tagged. identical makes b a copy of a's keys (b_count ignored).
 template <class Key, class Comp>
@@ -115,10 +139,11 @@ key_pair<Key> make_key_pair(pair_shape shape, index_t a_count, index_t b_count, 
 // ---------------------------------------------------------------------------------------------
 // Joins
 
-inline const std::vector<join_kind>& all_join_kinds() {
-  static const std::vector<join_kind> kinds = {join_kind::inner,      join_kind::left,      join_kind::right,
-                                               join_kind::full_outer, join_kind::left_semi, join_kind::left_anti};
-  return kinds;
+// f(std::integral_constant<join_kind, k>) for every kind k.
+template <class F>
+void for_each_join_kind(F f) {
+  for_each_constant<join_kind, join_kind::inner, join_kind::left, join_kind::right, join_kind::full_outer,
+                    join_kind::left_semi, join_kind::left_anti>(f);
 }
 
 // A join's rows as two columns (b empty for semi and anti joins).
@@ -201,28 +226,30 @@ template <class Index>
   return ::testing::AssertionSuccess();
 }
 
-// Calls f(std::integral_constant<join_kind, k>) for the run-time kind k.
-template <class F>
-void with_join_kind(join_kind kind, F f) {
-  switch (kind) {
-    case join_kind::inner:
-      return f(std::integral_constant<join_kind, join_kind::inner>{});
-    case join_kind::left:
-      return f(std::integral_constant<join_kind, join_kind::left>{});
-    case join_kind::right:
-      return f(std::integral_constant<join_kind, join_kind::right>{});
-    case join_kind::full_outer:
-      return f(std::integral_constant<join_kind, join_kind::full_outer>{});
-    case join_kind::left_semi:
-      return f(std::integral_constant<join_kind, join_kind::left_semi>{});
-    case join_kind::left_anti:
-      return f(std::integral_constant<join_kind, join_kind::left_anti>{});
-  }
+// A join result's column of row indices, copied to host memory from the memory where ctx computes.
+template <class Index>
+std::vector<Index> to_host(const mergepath::host_context&, const Index* column, std::int64_t rows) {
+  return std::vector<Index>(column, column + rows);
 }
+#if MERGEPATH_HAS_CUDA
+template <class Index>
+std::vector<Index> to_host(mergepath::cuda_context& ctx, const Index* column, std::int64_t rows) {
+  std::vector<Index> host(static_cast<std::size_t>(rows));
+  ctx.synchronize();
+  if (rows > 0)
+    MERGEPATH_CUDA_CHECK(cudaMemcpy(host.data(), column, host.size() * sizeof(Index), cudaMemcpyDeviceToHost));
+  return host;
+}
+#endif
 
 // ---------------------------------------------------------------------------------------------
 // Set operations
 
+// f(std::integral_constant<set_op, op>) for every operation op.
+template <class F>
+void for_each_set_op(F f) {
+  for_each_constant<set_op, set_op::union_, set_op::intersection, set_op::difference, set_op::symmetric_difference>(f);
+}
 inline const std::vector<set_op>& all_set_ops() {
   static const std::vector<set_op> ops = {set_op::union_, set_op::intersection, set_op::difference,
                                           set_op::symmetric_difference};
@@ -232,23 +259,14 @@ inline const std::vector<set_op>& all_set_ops() {
 // std::set_<op>(a, b) into a vector.
 template <class Key, class Comp>
 std::vector<Key> reference_set_op(set_op op, const std::vector<Key>& a, const std::vector<Key>& b, Comp comp) {
-  std::vector<Key> out(a.size() + b.size());
-  auto end = out.begin();
-  switch (op) {
-    case set_op::union_:
-      end = std::set_union(a.begin(), a.end(), b.begin(), b.end(), out.begin(), comp);
-      break;
-    case set_op::intersection:
-      end = std::set_intersection(a.begin(), a.end(), b.begin(), b.end(), out.begin(), comp);
-      break;
-    case set_op::difference:
-      end = std::set_difference(a.begin(), a.end(), b.begin(), b.end(), out.begin(), comp);
-      break;
-    case set_op::symmetric_difference:
-      end = std::set_symmetric_difference(a.begin(), a.end(), b.begin(), b.end(), out.begin(), comp);
-      break;
-  }
-  out.erase(end, out.end());
+  std::vector<Key> out;
+  out.reserve(a.size() + b.size());
+  const auto to = std::back_inserter(out);
+  if (op == set_op::union_) std::set_union(a.begin(), a.end(), b.begin(), b.end(), to, comp);
+  if (op == set_op::intersection) std::set_intersection(a.begin(), a.end(), b.begin(), b.end(), to, comp);
+  if (op == set_op::difference) std::set_difference(a.begin(), a.end(), b.begin(), b.end(), to, comp);
+  if (op == set_op::symmetric_difference)
+    std::set_symmetric_difference(a.begin(), a.end(), b.begin(), b.end(), to, comp);
   return out;
 }
 

@@ -1,7 +1,10 @@
-// Shared by the load-balancing tests (host and GPU): named segment shapes, the sequential
-// references, and a non-commutative associative op (composition of affine maps).
+// Shared by the load-balancing tests (host and GPU): named segment shapes, malformed starts, the
+// sequential references, and a non-commutative associative op (composition of affine maps). The
+// checks that run on either backend are in suites/load_balance.hpp.
 #pragma once
 
+#include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <limits>
 #include <ostream>
@@ -14,7 +17,7 @@
 namespace mergepath_test {
 
 // How the items fall into segments.
-enum class segment_shape {
+enum class starts_shape {
   mean_1,            // lengths uniform in [0, 2]
   mean_4,            // [0, 8]
   mean_300,          // [0, 600]
@@ -26,34 +29,26 @@ enum class segment_shape {
   first_holds_all,   // the first segment holds everything, a thousand empty ones follow
 };
 
-inline const char* to_string(segment_shape s) {
-  switch (s) {
-    case segment_shape::mean_1: return "mean_1";
-    case segment_shape::mean_4: return "mean_4";
-    case segment_shape::mean_300: return "mean_300";
-    case segment_shape::mean_10000: return "mean_10000";
-    case segment_shape::all_length_1: return "all_length_1";
-    case segment_shape::giant_among_tiny: return "giant_among_tiny";
-    case segment_shape::empty_runs: return "empty_runs";
-    case segment_shape::single: return "single";
-    case segment_shape::first_holds_all: return "first_holds_all";
-  }
-  return "?";
+// The values 0, 1, ... of an enumeration, one for each of its names.
+template <class Enum, std::size_t N>
+std::vector<Enum> every_value(const char* const (&)[N]) {
+  std::vector<Enum> all;
+  for (std::size_t i = 0; i < N; ++i) all.push_back(static_cast<Enum>(i));
+  return all;
 }
-inline std::ostream& operator<<(std::ostream& os, segment_shape s) { return os << to_string(s); }
 
-inline const std::vector<segment_shape>& all_segment_shapes() {
-  static const std::vector<segment_shape> shapes = {
-      segment_shape::mean_1,       segment_shape::mean_4,           segment_shape::mean_300,
-      segment_shape::mean_10000,   segment_shape::all_length_1,     segment_shape::giant_among_tiny,
-      segment_shape::empty_runs,   segment_shape::single,           segment_shape::first_holds_all};
-  return shapes;
-}
+// In the enumeration's order.
+inline const char* const starts_shape_names[] = {"mean_1",     "mean_4",       "mean_300",
+                                                  "mean_10000", "all_length_1", "giant_among_tiny",
+                                                  "empty_runs", "single",       "first_holds_all"};
+inline const char* to_string(starts_shape s) { return starts_shape_names[static_cast<int>(s)]; }
+inline std::ostream& operator<<(std::ostream& os, starts_shape s) { return os << to_string(s); }
+inline std::vector<starts_shape> all_starts_shapes() { return every_value<starts_shape>(starts_shape_names); }
 
 // Segment starts (the exclusive scan of the sizes) for `count` items of the given shape; at least
 // one segment.
 template <class Start>
-std::vector<Start> make_segment_starts(segment_shape shape, index_t count, std::uint64_t seed) {
+std::vector<Start> make_segment_starts(starts_shape shape, index_t count, std::uint64_t seed) {
   std::mt19937_64 rng(seed);
   std::vector<index_t> sizes;
   auto random_lengths = [&](index_t max_length) {
@@ -65,12 +60,12 @@ std::vector<Start> make_segment_starts(segment_shape shape, index_t count, std::
     }
   };
   switch (shape) {
-    case segment_shape::mean_1: random_lengths(2); break;
-    case segment_shape::mean_4: random_lengths(8); break;
-    case segment_shape::mean_300: random_lengths(600); break;
-    case segment_shape::mean_10000: random_lengths(20000); break;
-    case segment_shape::all_length_1: sizes.assign(static_cast<std::size_t>(count), 1); break;
-    case segment_shape::giant_among_tiny: {
+    case starts_shape::mean_1: random_lengths(2); break;
+    case starts_shape::mean_4: random_lengths(8); break;
+    case starts_shape::mean_300: random_lengths(600); break;
+    case starts_shape::mean_10000: random_lengths(20000); break;
+    case starts_shape::all_length_1: sizes.assign(static_cast<std::size_t>(count), 1); break;
+    case starts_shape::giant_among_tiny: {
       index_t half = count / 2, before = (count - half) / 2;
       std::uniform_int_distribution<index_t> length(0, 3);
       for (index_t total = 0; total < before;) sizes.push_back(std::min(length(rng), before - total)), total += sizes.back();
@@ -79,7 +74,7 @@ std::vector<Start> make_segment_starts(segment_shape shape, index_t count, std::
         sizes.push_back(std::min(length(rng), count - total)), total += sizes.back();
       break;
     }
-    case segment_shape::empty_runs: {
+    case starts_shape::empty_runs: {
       std::uniform_int_distribution<int> run(1, 40);
       std::uniform_int_distribution<index_t> length(1, 50);
       for (int e = run(rng); e > 0; --e) sizes.push_back(0);
@@ -92,8 +87,8 @@ std::vector<Start> make_segment_starts(segment_shape shape, index_t count, std::
       for (int e = run(rng); e > 0; --e) sizes.push_back(0);
       break;
     }
-    case segment_shape::single: sizes.push_back(count); break;
-    case segment_shape::first_holds_all:
+    case starts_shape::single: sizes.push_back(count); break;
+    case starts_shape::first_holds_all:
       sizes.push_back(count);
       sizes.resize(1001, 0);
       break;
@@ -117,27 +112,12 @@ enum class bad_starts {
   first_above_zero,  // non-decreasing, but from count / 2 on
 };
 
-inline const char* to_string(bad_starts b) {
-  switch (b) {
-    case bad_starts::unordered: return "unordered";
-    case bad_starts::out_of_range: return "out_of_range";
-    case bad_starts::alternating: return "alternating";
-    case bad_starts::descending: return "descending";
-    case bad_starts::extremes: return "extremes";
-    case bad_starts::all_min: return "all_min";
-    case bad_starts::all_max: return "all_max";
-    case bad_starts::first_above_zero: return "first_above_zero";
-  }
-  return "?";
-}
+// In the enumeration's order.
+inline const char* const bad_starts_names[] = {"unordered", "out_of_range", "alternating", "descending",
+                                               "extremes",  "all_min",      "all_max",     "first_above_zero"};
+inline const char* to_string(bad_starts b) { return bad_starts_names[static_cast<int>(b)]; }
 inline std::ostream& operator<<(std::ostream& os, bad_starts b) { return os << to_string(b); }
-
-inline const std::vector<bad_starts>& all_bad_starts() {
-  static const std::vector<bad_starts> kinds = {
-      bad_starts::unordered, bad_starts::out_of_range, bad_starts::alternating, bad_starts::descending,
-      bad_starts::extremes,  bad_starts::all_min,      bad_starts::all_max,     bad_starts::first_above_zero};
-  return kinds;
-}
+inline std::vector<bad_starts> all_bad_starts() { return every_value<bad_starts>(bad_starts_names); }
 
 // num_segments malformed starts for count items.
 template <class Start>

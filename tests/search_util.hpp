@@ -34,21 +34,8 @@ using mergepath::search;
 enum class search_distribution { uniform, all_equal, disjoint, all_shared, few_distinct, a_below_b };
 
 inline const char* to_string(search_distribution d) {
-  switch (d) {
-    case search_distribution::uniform:
-      return "uniform";
-    case search_distribution::all_equal:
-      return "all_equal";
-    case search_distribution::disjoint:
-      return "disjoint";
-    case search_distribution::all_shared:
-      return "all_shared";
-    case search_distribution::few_distinct:
-      return "few_distinct";
-    case search_distribution::a_below_b:
-      return "a_below_b";
-  }
-  return "?";
+  static const char* const names[] = {"uniform", "all_equal", "disjoint", "all_shared", "few_distinct", "a_below_b"};
+  return names[static_cast<int>(d)];
 }
 
 inline const std::vector<search_distribution>& all_search_distributions() {
@@ -220,17 +207,8 @@ inline index_t expected_matches(search type, const side_oracle& s) {
 }
 
 inline const char* to_string(search type) {
-  switch (type) {
-    case search::none:
-      return "none";
-    case search::index:
-      return "index";
-    case search::match:
-      return "match";
-    case search::index_match:
-      return "index_match";
-  }
-  return "?";
+  static const char* const names[] = {"none", "index", "match", "index_match"};
+  return names[static_cast<int>(type)];
 }
 inline const char* to_string(bounds b) { return b == bounds::lower ? "lower" : "upper"; }
 

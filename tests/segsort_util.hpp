@@ -10,7 +10,6 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
-#include <numeric>
 #include <random>
 #include <sstream>
 #include <string>
@@ -43,27 +42,15 @@ struct segment_spec {
   std::vector<index_t> tiles;  // tile_edges
 
   std::string name() const {
+    static const char* const names[] = {"segments of length 1",      "one segment (no heads)",
+                                        "one segment (heads {0})",   "segment lengths of mean ",
+                                        "power-law segment lengths", "one huge segment among tiny ones",
+                                        "heads around multiples of"};  // the enum's order
     std::ostringstream os;
-    switch (shape) {
-      case segment_shape::all_length_one:
-        return "segments of length 1";
-      case segment_shape::one_segment_no_heads:
-        return "one segment (no heads)";
-      case segment_shape::one_segment_head_at_zero:
-        return "one segment (heads {0})";
-      case segment_shape::uniform_lengths:
-        os << "segment lengths of mean " << mean;
-        return os.str();
-      case segment_shape::power_law:
-        return "power-law segment lengths";
-      case segment_shape::one_huge:
-        return "one huge segment among tiny ones";
-      case segment_shape::tile_edges:
-        os << "heads around multiples of";
-        for (index_t t : tiles) os << ' ' << t;
-        return os.str();
-    }
-    return "?";
+    os << names[static_cast<int>(shape)];
+    if (shape == segment_shape::uniform_lengths) os << mean;
+    for (index_t t : tiles) os << ' ' << t;
+    return os.str();
   }
 };
 
@@ -74,7 +61,7 @@ inline segment_spec tile_edge_segments(std::vector<index_t> tiles) {
 }
 
 // The mean segment lengths moderngpu's Segmented Sort and Locality Sort page measures.
-inline const std::vector<index_t>& seed_segment_means() {
+inline const std::vector<index_t>& moderngpu_segment_means() {
   static const std::vector<index_t> means{2, 20, 300, 10000, 1000000};
   return means;
 }
@@ -85,7 +72,7 @@ inline std::vector<segment_spec> segment_specs(const std::vector<index_t>& tile_
   std::vector<segment_spec> specs{segments_of(segment_shape::all_length_one),
                                   segments_of(segment_shape::one_segment_no_heads),
                                   segments_of(segment_shape::one_segment_head_at_zero)};
-  for (index_t mean : seed_segment_means()) specs.push_back(uniform_segments(mean));
+  for (index_t mean : moderngpu_segment_means()) specs.push_back(uniform_segments(mean));
   specs.push_back(segments_of(segment_shape::power_law));
   specs.push_back(segments_of(segment_shape::one_huge));
   for (index_t tile : tile_sizes) specs.push_back(tile_edge_segments({tile}));
@@ -185,19 +172,9 @@ inline std::vector<std::uint32_t> head_flags(const std::vector<index_t>& heads, 
 enum class malformation { negative, too_large, unordered, repeated, all_of_them };
 
 inline const char* to_string(malformation m) {
-  switch (m) {
-    case malformation::negative:
-      return "negative heads";
-    case malformation::too_large:
-      return "heads >= count";
-    case malformation::unordered:
-      return "unordered heads";
-    case malformation::repeated:
-      return "repeated heads";
-    case malformation::all_of_them:
-      return "negative, too large, unordered and repeated heads";
-  }
-  return "?";
+  static const char* const names[] = {"negative heads", "heads >= count", "unordered heads", "repeated heads",
+                                      "negative, too large, unordered and repeated heads"};  // the enum's order
+  return names[static_cast<int>(m)];
 }
 
 inline const std::vector<malformation>& all_malformations() {
@@ -263,48 +240,36 @@ inline std::vector<index_t> segment_starts(const std::vector<index_t>& heads, in
   return starts;
 }
 
-// Where each key of the segmented sort's output came from: within each segment, its positions
-// stably sorted by their keys. keys[order[i]] is the expected key i, and order[i] the expected
-// value i when values record their origin.
-template <class Key, class Comp>
-std::vector<index_t> segmented_stable_order(const std::vector<Key>& keys, const std::vector<index_t>& heads,
-                                            Comp comp) {
-  const index_t count = static_cast<index_t>(keys.size());
-  std::vector<index_t> order(keys.size());
-  std::iota(order.begin(), order.end(), index_t{0});
+// Each segment of v (as heads cut v) stably sorted by comp.
+template <class T, class Comp>
+void stable_sort_segments(std::vector<T>& v, const std::vector<index_t>& heads, Comp comp) {
+  const index_t count = static_cast<index_t>(v.size());
   std::vector<index_t> starts = segment_starts(heads, count);
   starts.push_back(count);
   for (std::size_t s = 0; s + 1 < starts.size(); ++s)
-    std::stable_sort(order.begin() + starts[s], order.begin() + starts[s + 1], [&](index_t l, index_t r) {
-      return comp(keys[static_cast<std::size_t>(l)], keys[static_cast<std::size_t>(r)]);
-    });
-  return order;
-}
-
-// The expected keys and origin values of an order.
-template <class Key>
-std::vector<Key> keys_in_order(const std::vector<Key>& keys, const std::vector<index_t>& order) {
-  std::vector<Key> out(order.size());
-  for (std::size_t i = 0; i < order.size(); ++i) out[i] = keys[static_cast<std::size_t>(order[i])];
-  return out;
-}
-template <class Value>
-std::vector<Value> origins_in_order(const std::vector<index_t>& order) {
-  return std::vector<Value>(order.begin(), order.end());
+    std::stable_sort(v.begin() + starts[s], v.begin() + starts[s + 1], comp);
 }
 
 // Per-segment std::stable_sort: the expected output of segmented_sort.
 template <class Key, class Comp>
-std::vector<Key> std_segmented_sort(const std::vector<Key>& keys, const std::vector<index_t>& heads, Comp comp) {
-  return keys_in_order(keys, segmented_stable_order(keys, heads, comp));
+std::vector<Key> std_segmented_sort(std::vector<Key> keys, const std::vector<index_t>& heads, Comp comp) {
+  stable_sort_segments(keys, heads, comp);
+  return keys;
 }
 
-// The expected output of segmented_sort_pairs when value i = i.
+// The expected output of segmented_sort_pairs when value i = i: each key sorted with its origin.
 template <class Key, class Value, class Comp>
 std::pair<std::vector<Key>, std::vector<Value>> std_segmented_sort_pairs(const std::vector<Key>& keys,
                                                                          const std::vector<index_t>& heads, Comp comp) {
-  std::vector<index_t> order = segmented_stable_order(keys, heads, comp);
-  return {keys_in_order(keys, order), origins_in_order<Value>(order)};
+  std::vector<std::pair<Key, Value>> rows(keys.size());
+  for (std::size_t i = 0; i < keys.size(); ++i) rows[i] = {keys[i], static_cast<Value>(i)};
+  stable_sort_segments(rows, heads, [&](const auto& l, const auto& r) { return comp(l.first, r.first); });
+  std::pair<std::vector<Key>, std::vector<Value>> sorted;
+  for (const auto& [key, origin] : rows) {
+    sorted.first.push_back(key);
+    sorted.second.push_back(origin);
+  }
+  return sorted;
 }
 
 // ---------------------------------------------------------------------------------------------

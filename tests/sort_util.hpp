@@ -1,13 +1,12 @@
-// Shared by the mergesort tests (host and GPU, plain C++): sort problems (a size, a distribution,
-// a seed), their keys, the std::stable_sort oracles, guarded arrays that show nothing was written
-// outside the sorted range, and the checks that an output permutes its input.
+// Shared by the sort tests (host and GPU): sort problems (a size, a distribution, a seed), their
+// keys, the std::stable_sort oracles, guarded arrays that show nothing was written outside the
+// sorted range, the checks that an output permutes its input; under nvcc, a CUDA graph capture.
 #pragma once
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cstring>
-#include <numeric>
 #include <random>
 #include <sstream>
 #include <string>
@@ -15,6 +14,12 @@
 #include <vector>
 
 #include "test_util.hpp"
+
+#if MERGEPATH_HAS_CUDA
+#include <cuda_runtime.h>
+
+#include <mergepath/error.hpp>
+#endif
 
 namespace mergepath_test {
 
@@ -42,9 +47,9 @@ inline std::vector<sort_case> sort_cases(const std::vector<index_t>& sizes) {
 
 // Sizes for any sort: empty, tiny, around the host's 16-key runs, an odd prime, around the host's
 // 2^15-key chunks (one, two, three chunks), and a large one; capped by MERGEPATH_TEST_MAX_SIZE.
-inline std::vector<index_t> sort_sizes() {
+inline std::vector<index_t> sort_sizes(index_t large = (1 << 20) + 7) {
   return sorted_unique_capped(
-      {0, 1, 2, 3, 15, 16, 17, 33, 1009, (1 << 15) - 1, 1 << 15, (1 << 15) + 1, (1 << 16) + 1, 100003, (1 << 20) + 7});
+      {0, 1, 2, 3, 15, 16, 17, 33, 1009, (1 << 15) - 1, 1 << 15, (1 << 15) + 1, (1 << 16) + 1, 100003, large});
 }
 
 // The keys of a case, unsorted. Unlike merge inputs, "sorted" and "reversed" stay that way (for
@@ -58,19 +63,6 @@ std::vector<Key> make_sort_keys(const sort_case& c) {
   return keys;
 }
 
-// Where each key of the sorted output came from: the positions 0 .. n-1 stably sorted by their
-// keys. The oracle of every sort here: keys[order[i]] is the expected key i, and order[i] the
-// expected value i when values record their origin.
-template <class Key, class Comp>
-std::vector<index_t> stable_order(const std::vector<Key>& keys, Comp comp) {
-  std::vector<index_t> order(keys.size());
-  std::iota(order.begin(), order.end(), index_t{0});
-  std::stable_sort(order.begin(), order.end(), [&](index_t l, index_t r) {
-    return comp(keys[static_cast<std::size_t>(l)], keys[static_cast<std::size_t>(r)]);
-  });
-  return order;
-}
-
 // std::stable_sort of keys: the expected output of mergesort.
 template <class Key, class Comp>
 std::vector<Key> std_stable_sort(std::vector<Key> keys, Comp comp) {
@@ -82,10 +74,15 @@ std::vector<Key> std_stable_sort(std::vector<Key> keys, Comp comp) {
 // std::stable_sort of (key, origin) compared on keys only.
 template <class Key, class Value, class Comp>
 std::pair<std::vector<Key>, std::vector<Value>> std_stable_sort_pairs(const std::vector<Key>& keys, Comp comp) {
+  std::vector<std::pair<Key, index_t>> rows(keys.size());
+  for (std::size_t i = 0; i < keys.size(); ++i) rows[i] = {keys[i], static_cast<index_t>(i)};
+  std::stable_sort(rows.begin(), rows.end(), [&](const auto& l, const auto& r) { return comp(l.first, r.first); });
   std::pair<std::vector<Key>, std::vector<Value>> sorted;
-  for (index_t i : stable_order(keys, comp)) {
-    sorted.first.push_back(keys[static_cast<std::size_t>(i)]);
-    sorted.second.push_back(static_cast<Value>(i));
+  sorted.first.reserve(rows.size());
+  sorted.second.reserve(rows.size());
+  for (const auto& [key, origin] : rows) {
+    sorted.first.push_back(key);
+    sorted.second.push_back(static_cast<Value>(origin));
   }
   return sorted;
 }

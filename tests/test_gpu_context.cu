@@ -149,32 +149,20 @@ TEST_F(CudaContext, MergeCapturedInGraph) {
   device_vector<int> a(na), b(nb), out(na + nb), a_vals(origins<int>(na, 0)), b_vals(origins<int>(nb, na)),
       keys(na + nb), vals(na + nb), tiled_out(na + nb);
 
-  cudaGraph_t graph = nullptr;
-  MERGEPATH_CUDA_CHECK(cudaStreamBeginCapture(ctx.stream(), cudaStreamCaptureModeGlobal));
-  try {
+  const captured_graph graph(ctx.stream(), [&] {
     mergepath::merge(ctx, a.data(), na, b.data(), nb, out.data());
     mergepath::merge_pairs(ctx, a.data(), a_vals.data(), na, b.data(), b_vals.data(), nb, keys.data(), vals.data());
     mergepath::merge<small_tile_policy>(ctx, a.data(), na, b.data(), nb, tiled_out.data());
-  } catch (...) {
-    (void)cudaStreamEndCapture(ctx.stream(), &graph);  // leave the stream usable, then report
-    if (graph) (void)cudaGraphDestroy(graph);
-    throw;
-  }
-  MERGEPATH_CUDA_CHECK(cudaStreamEndCapture(ctx.stream(), &graph));
-  cudaGraphExec_t exec = nullptr;
-  MERGEPATH_CUDA_CHECK(cudaGraphInstantiate(&exec, graph, 0));
+  });
 
   const distribution replays[] = {distribution::uniform, distribution::few_distinct, distribution::reversed};
   for (distribution d : replays) {
     merge_case c{na, nb, d, case_seed({na, nb, static_cast<int>(d), 11})};
     SCOPED_TRACE(c.name());
     merge_input<int> in = make_merge_input<int>(c, mergepath::less<>{});
-    // New input, ordered before the replay on the same stream.
-    MERGEPATH_CUDA_CHECK(
-        cudaMemcpyAsync(a.data(), in.a.data(), na * sizeof(int), cudaMemcpyHostToDevice, ctx.stream()));
-    MERGEPATH_CUDA_CHECK(
-        cudaMemcpyAsync(b.data(), in.b.data(), nb * sizeof(int), cudaMemcpyHostToDevice, ctx.stream()));
-    MERGEPATH_CUDA_CHECK(cudaGraphLaunch(exec, ctx.stream()));
+    graph.upload(a.data(), in.a);  // new input, ordered before the replay on the same stream
+    graph.upload(b.data(), in.b);
+    graph.launch();
     ctx.synchronize();
     EXPECT_TRUE(ranges_equal(std_merge(in.a, in.b, mergepath::less<>{}), out.download()));
     EXPECT_TRUE(ranges_equal(std_merge(in.a, in.b, mergepath::less<>{}), tiled_out.download()));
@@ -182,8 +170,6 @@ TEST_F(CudaContext, MergeCapturedInGraph) {
     EXPECT_TRUE(ranges_equal(expected.first, keys.download()));
     EXPECT_TRUE(ranges_equal(expected.second, vals.download()));
   }
-  MERGEPATH_CUDA_CHECK(cudaGraphExecDestroy(exec));
-  MERGEPATH_CUDA_CHECK(cudaGraphDestroy(graph));
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -101,7 +101,7 @@ TEST_F(GpuMergeLarge, TwoToThe28PlusTwoToThe28Int32) {
   std::mt19937_64 rng(case_seed({13}));
   merge_input<int> in{sorted_random_ints(n, rng), sorted_random_ints(n, rng)};
   mergepath::cuda_context ctx;
-  ASSERT_NO_FATAL_FAILURE(check_gpu_merge(
+  ASSERT_NO_FATAL_FAILURE(check_merge(
       ctx, in, mergepath::less<>{},
       [](auto& ctx, auto a, index_t na, auto b, index_t nb, auto out) { mergepath::merge(ctx, a, na, b, nb, out); }));
 }
@@ -128,11 +128,11 @@ TEST_F(GpuMergeLarge, EverySizeUpToTwoTiles) {
     merge_case c{a_count, n - a_count, distribution::few_distinct, case_seed({15, n, 1})};
     SCOPED_TRACE(c.name());
     merge_input<int> in = make_merge_input<int>(c, mergepath::less<>{});
-    ASSERT_NO_FATAL_FAILURE(check_gpu_merge(
+    ASSERT_NO_FATAL_FAILURE(check_merge(
         ctx, in, mergepath::less<>{},
         [](auto& ctx, auto a, index_t na, auto b, index_t nb, auto out) { mergepath::merge(ctx, a, na, b, nb, out); }));
     if (n <= 2 * pairs_tile + 2)
-      ASSERT_NO_FATAL_FAILURE((check_gpu_merge_pairs<int, int>(
+      ASSERT_NO_FATAL_FAILURE((check_merge_pairs<int, int>(
           ctx, in, mergepath::less<>{},
           [](auto& ctx, auto ak, auto av, index_t na, auto bk, auto bv, index_t nb, auto ok, auto ov) {
             mergepath::merge_pairs(ctx, ak, av, na, bk, bv, nb, ok, ov);
@@ -410,11 +410,11 @@ TEST_F(GpuMergesortLarge, EverySizeUpToTwoBlocksortTiles) {
     sort_case c{n, distribution::few_distinct, case_seed({501, n})};
     SCOPED_TRACE(c.name());
     std::vector<int> keys = make_sort_keys<int>(c);
-    ASSERT_NO_FATAL_FAILURE(check_gpu_sort(
+    ASSERT_NO_FATAL_FAILURE(check_sort(
         ctx, keys, mergepath::less<>{}, [](auto& ctx, auto k, index_t count) { mergepath::mergesort(ctx, k, count); }));
     if (n <= 2 * pairs_tile + 2)
       ASSERT_NO_FATAL_FAILURE(
-          (check_gpu_sort_pairs<int, int>(ctx, keys, mergepath::less<>{}, [](auto& ctx, auto k, auto v, index_t count) {
+          (check_sort_pairs<int, int>(ctx, keys, mergepath::less<>{}, [](auto& ctx, auto k, auto v, index_t count) {
             mergepath::mergesort_pairs(ctx, k, v, count);
           })));
   }
@@ -549,7 +549,7 @@ struct item_weight {  // f(i) for the reduction: small, so the 64-bit sums are e
 
 TEST_F(GpuLoadBalanceLarge, MoreThanTwoToThe31Items) {
   const index_t count = (index_t{1} << 31) + 4097;
-  auto starts = make_segment_starts<index_t>(segment_shape::mean_300, count, case_seed({51}));
+  auto starts = make_segment_starts<index_t>(starts_shape::mean_300, count, case_seed({51}));
   starts.insert(starts.begin() + static_cast<std::ptrdiff_t>(starts.size() / 2), 40, starts[starts.size() / 2]);
   const auto num_segments = static_cast<index_t>(starts.size());
   device_vector<index_t> d_starts(starts);

@@ -1,5 +1,5 @@
-// merge (keys) on a cuda_context: against std::merge over key types, comparators, sizes and
-// distributions; custom tunings; iterator inputs; argument errors; checked mode; unsorted input.
+// merge and merge_pairs on a cuda_context: the suites of suites/merge.hpp, and what only the GPU
+// backend has (tunings and schedules, device iterators, unsorted input under compute-sanitizer).
 #include <gtest/gtest.h>
 #include <thrust/iterator/counting_iterator.h>
 
@@ -9,33 +9,14 @@
 #include <vector>
 
 #include "gpu_util.cuh"
+#include "suites/merge.hpp"
 
 namespace mergepath_test {
 namespace {
 
-using key_cases =
-    ::testing::Types<keys_case<std::int32_t, mergepath::less<>>, keys_case<std::int64_t, mergepath::greater<>>,
-                     keys_case<std::uint32_t, mergepath::less<>>, keys_case<float, mergepath::less<>>,
-                     keys_case<double, mergepath::greater<>>, keys_case<point, point_less>,
-                     // ties on x with different y: keys-only stability shows in the output
-                     keys_case<point, point_x_less>>;
-
-template <class Case>
-class GpuMerge : public gpu_test {};
-TYPED_TEST_SUITE(GpuMerge, key_cases);
-
-TYPED_TEST(GpuMerge, MatchesStdMerge) {
-  using Key = typename TypeParam::key;
-  using Comp = typename TypeParam::comp;
-  mergepath::cuda_context ctx;
-  for (const merge_case& c : merge_cases(merge_sizes(merge_tile_items<Key>()))) {
-    SCOPED_TRACE(c.name());
-    ASSERT_NO_FATAL_FAILURE(check_gpu_merge(ctx, make_merge_input<Key>(c, Comp{}), Comp{},
-                                            [](auto& ctx, auto a, index_t na, auto b, index_t nb, auto out) {
-                                              mergepath::merge(ctx, a, na, b, nb, out, Comp{});
-                                            }));
-  }
-}
+INSTANTIATE_TYPED_TEST_SUITE_P(Gpu, Merge, on_gpu<merge_key_cases>);
+INSTANTIATE_TYPED_TEST_SUITE_P(Gpu, MergePairs, on_gpu<merge_pair_cases>);
+INSTANTIATE_TYPED_TEST_SUITE_P(Gpu, MergeCalls, on_gpu<>);
 
 // ---------------------------------------------------------------------------------------------
 // Tuning is overridable, and every schedule (one stage, two stages, streamed, chunked) merges correctly.
@@ -101,7 +82,7 @@ TYPED_TEST(GpuMergeTuned, Keys) {
   mergepath::cuda_context ctx;
   for (const merge_case& c : merge_cases(merge_sizes(TypeParam::tuning.tile_items()))) {
     SCOPED_TRACE(c.name());
-    ASSERT_NO_FATAL_FAILURE(check_gpu_merge(ctx, make_merge_input<int>(c, mergepath::less<>{}), mergepath::less<>{},
+    ASSERT_NO_FATAL_FAILURE(check_merge(ctx, make_merge_input<int>(c, mergepath::less<>{}), mergepath::less<>{},
                                             [](auto& ctx, auto a, index_t na, auto b, index_t nb, auto out) {
                                               mergepath::merge<TypeParam>(ctx, a, na, b, nb, out);
                                             }));
@@ -112,7 +93,7 @@ TYPED_TEST(GpuMergeTuned, Pairs) {
   mergepath::cuda_context ctx;
   for (const merge_case& c : merge_cases(merge_sizes(TypeParam::tuning.tile_items()))) {
     SCOPED_TRACE(c.name());
-    ASSERT_NO_FATAL_FAILURE((check_gpu_merge_pairs<int, int>(
+    ASSERT_NO_FATAL_FAILURE((check_merge_pairs<int, int>(
         ctx, make_merge_input<int>(c, mergepath::less<>{}), mergepath::less<>{},
         [](auto& ctx, auto ak, auto av, index_t na, auto bk, auto bv, index_t nb, auto ok, auto ov) {
           mergepath::merge_pairs<TypeParam>(ctx, ak, av, na, bk, bv, nb, ok, ov);
@@ -135,7 +116,7 @@ TEST_F(GpuMergePolicies, DifferentTuningsOfOneSignature) {
                distribution::few_distinct, case_seed({16})};
   SCOPED_TRACE(c.name());
   merge_input<int> in = make_merge_input<int>(c, mergepath::less<>{});
-  auto check = [&](auto run) { ASSERT_NO_FATAL_FAILURE(check_gpu_merge(ctx, in, mergepath::less<>{}, run)); };
+  auto check = [&](auto run) { ASSERT_NO_FATAL_FAILURE(check_merge(ctx, in, mergepath::less<>{}, run)); };
   check([](auto& ctx, auto a, index_t na, auto b, index_t nb, auto out) {
     mergepath::merge<two_stage_policy>(ctx, a, na, b, nb, out);
   });
@@ -158,7 +139,7 @@ TEST_F(GpuMergePolicies, DefaultInt32EitherSideOfTheSmallMerges) {
     merge_case c{total / 3, total - total / 3, distribution::few_distinct, case_seed({total, 17})};
     SCOPED_TRACE(c.name());
     merge_input<int> in = make_merge_input<int>(c, mergepath::less<>{});
-    ASSERT_NO_FATAL_FAILURE(check_gpu_merge(
+    ASSERT_NO_FATAL_FAILURE(check_merge(
         ctx, in, mergepath::less<>{},
         [](auto& ctx, auto a, index_t na, auto b, index_t nb, auto out) { mergepath::merge(ctx, a, na, b, nb, out); }));
   }
@@ -194,92 +175,6 @@ TEST_F(GpuMergeIterators, CountingIterators) {
                            keys.data(), vals.data());
     ASSERT_TRUE(ranges_equal(expected_pairs.first, keys.download()));
     ASSERT_TRUE(ranges_equal(expected_pairs.second, vals.download()));
-  }
-}
-
-// ---------------------------------------------------------------------------------------------
-// Bad arguments: std::invalid_argument before any work (the output stays poisoned).
-
-class GpuMergeArguments : public gpu_test {};
-
-TEST_F(GpuMergeArguments, BadArgumentsThrowBeforeWriting) {
-  mergepath::cuda_context ctx;
-  device_vector<int> a(std::vector<int>{1, 2, 3}), b(std::vector<int>{2, 4}), out(5), vals(5);
-  out.fill_poison();
-  vals.fill_poison();
-  int* null = nullptr;
-  expect_invalid_argument([&] { mergepath::merge(ctx, a.data(), -1, b.data(), 2, out.data()); }, "a count is negative");
-  expect_invalid_argument([&] { mergepath::merge(ctx, a.data(), 3, b.data(), -1, out.data()); }, "b count is negative");
-  expect_invalid_argument([&] { mergepath::merge(ctx, null, 3, b.data(), 2, out.data()); }, "a is a null pointer");
-  expect_invalid_argument([&] { mergepath::merge(ctx, a.data(), 3, null, 2, out.data()); }, "b is a null pointer");
-  expect_invalid_argument([&] { mergepath::merge(ctx, a.data(), 3, b.data(), 2, null); }, "out is a null pointer");
-  expect_invalid_argument([&] { mergepath::merge<one_stage_policy>(ctx, a.data(), 3, b.data(), -5, out.data()); },
-                          "b count is negative");
-  expect_invalid_argument(
-      [&] { mergepath::merge_pairs(ctx, a.data(), a.data(), 3, b.data(), b.data(), -1, out.data(), vals.data()); },
-      "b_keys count is negative");
-  expect_invalid_argument(
-      [&] { mergepath::merge_pairs(ctx, a.data(), null, 3, b.data(), b.data(), 2, out.data(), vals.data()); },
-      "a_vals is a null pointer");
-  expect_invalid_argument(
-      [&] { mergepath::merge_pairs(ctx, a.data(), a.data(), 3, b.data(), b.data(), 2, null, vals.data()); },
-      "out_keys is a null pointer");
-  ctx.synchronize();
-  EXPECT_TRUE(untouched(out.download(), 0, 5));
-  EXPECT_TRUE(untouched(vals.download(), 0, 5));
-  // Null pointers with zero counts are fine.
-  EXPECT_NO_THROW(mergepath::merge(ctx, null, 0, null, 0, null));
-  EXPECT_NO_THROW(mergepath::merge_pairs(ctx, null, null, 0, null, null, 0, null, null));
-  ctx.synchronize();
-}
-
-// ---------------------------------------------------------------------------------------------
-// Checked mode: unsorted input throws naming the first position, before anything is written.
-
-class GpuMergeChecked : public gpu_test {};
-
-// Sorted keys 0, 1, 2, ... with x[position] < x[position - 1].
-std::vector<int> sorted_except_at(index_t count, index_t position) {
-  std::vector<int> v = origins<int>(count, 0);
-  v[static_cast<std::size_t>(position)] = -1;
-  return v;
-}
-
-TEST_F(GpuMergeChecked, UnsortedInputThrowsNamingThePosition) {
-  mergepath::cuda_context ctx;
-  ctx.set_checked(true);
-  EXPECT_TRUE(ctx.checked());
-  for (index_t count : {index_t{10}, index_t{300000}}) {
-    SCOPED_TRACE(::testing::Message() << "count " << count);
-    std::vector<int> bad_a = sorted_except_at(count, 5), bad_b = sorted_except_at(count, 7);
-    if (count > 100000) bad_a[250000] = -2;  // a later offender, found by other threads: still a[5]
-    device_vector<int> sorted(origins<int>(count, 0)), a(bad_a), b(bad_b);
-    device_vector<int> out(static_cast<std::size_t>(2 * count)), vals(static_cast<std::size_t>(2 * count));
-    out.fill_poison();
-    vals.fill_poison();
-    expect_invalid_argument([&] { mergepath::merge(ctx, a.data(), count, sorted.data(), count, out.data()); }, "a[5]");
-    expect_invalid_argument([&] { mergepath::merge(ctx, sorted.data(), count, b.data(), count, out.data()); }, "b[7]");
-    expect_invalid_argument(
-        [&] {
-          mergepath::merge_pairs(ctx, sorted.data(), sorted.data(), count, b.data(), sorted.data(), count, out.data(),
-                                 vals.data());
-        },
-        "b[7]");
-    EXPECT_TRUE(untouched(out.download(), 0, out.size()));
-    EXPECT_TRUE(untouched(vals.download(), 0, vals.size()));
-  }
-}
-
-TEST_F(GpuMergeChecked, SortedInputPasses) {
-  mergepath::cuda_context ctx;
-  ctx.set_checked(true);
-  for (const merge_case& c : merge_cases({0, 1, 2, 1009, 65537})) {
-    SCOPED_TRACE(c.name());
-    ASSERT_NO_FATAL_FAILURE(check_gpu_merge(ctx, make_merge_input<int>(c, mergepath::greater<>{}),
-                                            mergepath::greater<>{},
-                                            [](auto& ctx, auto a, index_t na, auto b, index_t nb, auto out) {
-                                              mergepath::merge(ctx, a, na, b, nb, out, mergepath::greater<>{});
-                                            }));
   }
 }
 

@@ -1,6 +1,7 @@
-// mergesort and mergesort_pairs on a cuda_context, against std::stable_sort: key types,
-// comparators, distributions and sizes on every merge-pass boundary; small custom tunings that
-// make many passes; a sort captured in a CUDA graph; argument errors.
+// mergesort and mergesort_pairs on a cuda_context: the suites of suites/mergesort.hpp (at sizes on
+// every merge-pass boundary of the default tunings), and what only the GPU backend has (small
+// custom tunings that make many passes, the default tunings' four-way passes at scale, a sort
+// captured in a CUDA graph, the four-way split, a comparator that is not an order).
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
@@ -12,99 +13,12 @@
 #include <vector>
 
 #include "gpu_util.cuh"
+#include "suites/mergesort.hpp"
 
 namespace mergepath_test {
 namespace {
 
-// Sizes on the edges of a GPU sort with this tuning: the host's sizes; a merge tile and a
-// four-way tile either side; then 2^k blocksort tiles either side for k = 0 .. max_doublings (one
-// more tile makes one more merge pass, odd and even pass counts alternate which buffer the
-// blocksort writes), three tiles (a last pair with no second run), five to seven tiles (a last
-// group of four-way runs with one to three runs), and a tile plus a merge tile (a pair whose
-// output ends in a partial merge tile); the cluster sort's edges.
-inline std::vector<index_t> gpu_sort_sizes(const mergepath::mergesort_tuning& tuning, int max_doublings) {
-  const index_t sort_tile = tuning.blocksort.tile_items();
-  const index_t merge_tile = tuning.merge.tile_items();
-  std::vector<index_t> sizes = sort_sizes();
-  for (index_t edge : {merge_tile, 3 * sort_tile, 5 * sort_tile, 6 * sort_tile, 7 * sort_tile, sort_tile + merge_tile})
-    sizes.insert(sizes.end(), {edge - 1, edge, edge + 1});
-  if (tuning.four_way.enabled()) {
-    const index_t four_way_tile = tuning.four_way.tile_items();
-    for (index_t edge : {four_way_tile, 2 * sort_tile + four_way_tile, 4 * sort_tile + four_way_tile})
-      sizes.insert(sizes.end(), {edge - 1, edge, edge + 1});
-  }
-  for (int k = 0; k <= max_doublings; ++k) {
-    index_t edge = sort_tile << k;
-    sizes.insert(sizes.end(), {edge - 1, edge, edge + 1});
-  }
-  // Each cluster sort (the small sorts' and the others'): 2^k of its tiles either side (one more
-  // tile doubles the cluster, or, past the largest cluster, adds a merge pass), three clusters, and
-  // its last size either side.
-  for (const mergepath::cluster_sort_tuning& cluster : {tuning.small_cluster_sort, tuning.cluster_sort}) {
-    if (!cluster.enabled()) continue;
-    const index_t cluster_tile = cluster.tile_items();
-    for (index_t tiles = 1; tiles <= 2 * cluster.max_cluster_blocks; tiles *= 2)
-      sizes.insert(sizes.end(), {tiles * cluster_tile - 1, tiles * cluster_tile, tiles * cluster_tile + 1});
-    const index_t three = 3 * cluster.max_cluster_blocks * cluster_tile;
-    sizes.insert(sizes.end(), {three - 1, three + 1});
-    // (The defaults' last size, 2^22, is GpuMergesortFourWay's, for int32 keys and pairs.)
-    if (cluster.max_count <= index_t{1} << 20) sizes.insert(sizes.end(), {cluster.max_count, cluster.max_count + 1});
-  }
-  return sorted_unique_capped(sizes);
-}
-
-// The sizes for the default tuning of these types: the edges up to 2^5 blocksort tiles (up to 6
-// merge passes); the largest size, 2^20 + 7, takes a few more.
-template <class Key, class Value = void>
-std::vector<index_t> default_gpu_sort_sizes() {
-  return gpu_sort_sizes(mergepath::default_mergesort_policy<Key, Value>::tuning, 5);
-}
-
-using key_cases =
-    ::testing::Types<keys_case<std::int32_t, mergepath::less<>>, keys_case<std::int64_t, mergepath::greater<>>,
-                     keys_case<std::uint32_t, mergepath::greater<>>, keys_case<float, mergepath::less<>>,
-                     keys_case<double, mergepath::greater<>>,
-                     // ties on x with different y: keys-only stability shows in the output
-                     keys_case<point, point_x_less>>;
-
-template <class Case>
-class GpuMergesort : public gpu_test {};
-TYPED_TEST_SUITE(GpuMergesort, key_cases);
-
-TYPED_TEST(GpuMergesort, MatchesStdStableSort) {
-  using Key = typename TypeParam::key;
-  using Comp = typename TypeParam::comp;
-  mergepath::cuda_context ctx;
-  for (const sort_case& c : sort_cases(default_gpu_sort_sizes<Key>())) {
-    SCOPED_TRACE(c.name());
-    ASSERT_NO_FATAL_FAILURE(check_gpu_sort(ctx, make_sort_keys<Key>(c), Comp{}, [](auto& ctx, auto keys, index_t n) {
-      mergepath::mergesort(ctx, keys, n, Comp{});
-    }));
-  }
-}
-
-// 8-, 16- and 12-byte pairs: three default tunings (4-byte keys signed and unsigned, both orders).
-using pair_cases = ::testing::Types<pairs_case<std::int32_t, std::int32_t, mergepath::less<>>,
-                                    pairs_case<std::uint32_t, std::int32_t, mergepath::greater<>>,
-                                    pairs_case<std::int64_t, std::int64_t, mergepath::greater<>>,
-                                    pairs_case<point, std::int32_t, point_x_less>>;
-
-template <class Case>
-class GpuMergesortPairs : public gpu_test {};
-TYPED_TEST_SUITE(GpuMergesortPairs, pair_cases);
-
-TYPED_TEST(GpuMergesortPairs, StableLikeStdStableSort) {
-  using Key = typename TypeParam::key;
-  using Value = typename TypeParam::value;
-  using Comp = typename TypeParam::comp;
-  mergepath::cuda_context ctx;
-  for (const sort_case& c : sort_cases(default_gpu_sort_sizes<Key, Value>())) {
-    SCOPED_TRACE(c.name());
-    ASSERT_NO_FATAL_FAILURE((check_gpu_sort_pairs<Key, Value>(
-        ctx, make_sort_keys<Key>(c), Comp{},
-        [](auto& ctx, auto keys, auto vals, index_t n) { mergepath::mergesort_pairs(ctx, keys, vals, n, Comp{}); })));
-  }
-}
+INSTANTIATE_TYPED_TEST_SUITE_P(Gpu, Mergesort, on_gpu<mergesort_cases>);
 
 // ---------------------------------------------------------------------------------------------
 // Tuning is overridable: tiles so small that the suite's sizes take many merge passes.
@@ -158,8 +72,8 @@ TYPED_TEST(GpuMergesortTuned, Keys) {
   for (const sort_case& c : sort_cases(tuned_sizes<TypeParam>())) {
     SCOPED_TRACE(c.name());
     ASSERT_NO_FATAL_FAILURE(
-        check_gpu_sort(ctx, make_sort_keys<int>(c), mergepath::less<>{},
-                       [](auto& ctx, auto keys, index_t n) { mergepath::mergesort<TypeParam>(ctx, keys, n); }));
+        check_sort(ctx, make_sort_keys<int>(c), mergepath::less<>{},
+                   [](auto& ctx, auto keys, index_t n) { mergepath::mergesort<TypeParam>(ctx, keys, n); }));
   }
 }
 
@@ -169,9 +83,9 @@ TYPED_TEST(GpuMergesortTuned, NarrowKeys) {
   for (const sort_case& c : sort_cases(tuned_sizes<TypeParam>())) {
     SCOPED_TRACE(c.name());
     ASSERT_NO_FATAL_FAILURE(
-        check_gpu_sort(ctx, make_sort_keys<std::uint8_t>(c), mergepath::less<>{},
-                       [](auto& ctx, auto keys, index_t n) { mergepath::mergesort<TypeParam>(ctx, keys, n); }));
-    ASSERT_NO_FATAL_FAILURE((check_gpu_sort_pairs<std::int16_t, int>(
+        check_sort(ctx, make_sort_keys<std::uint8_t>(c), mergepath::less<>{},
+                   [](auto& ctx, auto keys, index_t n) { mergepath::mergesort<TypeParam>(ctx, keys, n); }));
+    ASSERT_NO_FATAL_FAILURE((check_sort_pairs<std::int16_t, int>(
         ctx, make_sort_keys<std::int16_t>(c), mergepath::greater<>{}, [](auto& ctx, auto keys, auto vals, index_t n) {
           mergepath::mergesort_pairs<TypeParam>(ctx, keys, vals, n, mergepath::greater<>{});
         })));
@@ -183,11 +97,24 @@ TYPED_TEST(GpuMergesortTuned, Pairs) {
   mergepath::cuda_context ctx;
   for (const sort_case& c : sort_cases(tuned_sizes<TypeParam>())) {
     SCOPED_TRACE(c.name());
-    ASSERT_NO_FATAL_FAILURE((check_gpu_sort_pairs<point, int>(
+    ASSERT_NO_FATAL_FAILURE((check_sort_pairs<point, int>(
         ctx, make_sort_keys<point>(c), point_x_less{}, [](auto& ctx, auto keys, auto vals, index_t n) {
           mergepath::mergesort_pairs<TypeParam>(ctx, keys, vals, n, point_x_less{});
         })));
   }
+}
+
+// Tuned calls check their arguments as the default ones do (SortCalls), before any work.
+TYPED_TEST(GpuMergesortTuned, BadArgumentsThrow) {
+  mergepath::cuda_context ctx;
+  const std::vector<int> unsorted{3, 1, 2};
+  device_vector<int> keys(unsorted);
+  int* const null = nullptr;
+  expect_invalid_argument([&] { mergepath::mergesort<TypeParam>(ctx, keys.data(), -2); },
+                          "mergepath::mergesort: keys count is negative");
+  expect_invalid_argument([&] { mergepath::mergesort_pairs<TypeParam>(ctx, keys.data(), null, 3); },
+                          "mergepath::mergesort_pairs: vals is a null pointer");
+  EXPECT_EQ(keys.download(), unsorted);
 }
 
 // The default tunings make four-way passes only from four_way.min_count keys on (2^23): one sort
@@ -210,23 +137,22 @@ TEST_F(GpuMergesortFourWay, DefaultTuningsAtScale) {
   for (index_t n : four_way_sizes<int>()) {
     sort_case c{n, distribution::uniform, case_seed({n, 31})};
     SCOPED_TRACE(c.name());
-    ASSERT_NO_FATAL_FAILURE(check_gpu_sort(ctx, make_sort_keys<int>(c), mergepath::less<>{},
-                                           [](auto& ctx, auto keys, index_t n) { mergepath::mergesort(ctx, keys, n); }));
+    ASSERT_NO_FATAL_FAILURE(check_sort(ctx, make_sort_keys<int>(c), mergepath::less<>{},
+                                       [](auto& ctx, auto keys, index_t n) { mergepath::mergesort(ctx, keys, n); }));
   }
   for (index_t n : four_way_sizes<int, int>()) {
     sort_case c{n, distribution::few_distinct, case_seed({n, 32})};
     SCOPED_TRACE(c.name());
-    ASSERT_NO_FATAL_FAILURE((check_gpu_sort_pairs<int, int>(
+    ASSERT_NO_FATAL_FAILURE((check_sort_pairs<int, int>(
         ctx, make_sort_keys<int>(c), mergepath::less<>{},
         [](auto& ctx, auto keys, auto vals, index_t n) { mergepath::mergesort_pairs(ctx, keys, vals, n); })));
   }
   for (index_t n : four_way_sizes<std::int64_t>()) {
     sort_case c{n, distribution::uniform, case_seed({n, 33})};
     SCOPED_TRACE(c.name());
-    ASSERT_NO_FATAL_FAILURE(check_gpu_sort(ctx, make_sort_keys<std::int64_t>(c), mergepath::greater<>{},
-                                           [](auto& ctx, auto keys, index_t n) {
-                                             mergepath::mergesort(ctx, keys, n, mergepath::greater<>{});
-                                           }));
+    ASSERT_NO_FATAL_FAILURE(check_sort(
+        ctx, make_sort_keys<std::int64_t>(c), mergepath::greater<>{},
+        [](auto& ctx, auto keys, index_t n) { mergepath::mergesort(ctx, keys, n, mergepath::greater<>{}); }));
   }
 }
 
@@ -241,41 +167,25 @@ TEST_F(GpuMergesortGraph, SortCapturedInGraph) {
   const index_t n = 5 * mergepath::default_mergesort_policy<int>::tuning.blocksort.tile_items() + 17;
   device_vector<int> keys(n), pair_keys(n), vals(n);
 
-  cudaGraph_t graph = nullptr;
-  MERGEPATH_CUDA_CHECK(cudaStreamBeginCapture(ctx.stream(), cudaStreamCaptureModeGlobal));
-  try {
+  captured_graph graph(ctx.stream(), [&] {
     mergepath::mergesort(ctx, keys.data(), n);
     mergepath::mergesort_pairs(ctx, pair_keys.data(), vals.data(), n, mergepath::greater<>{});
-  } catch (...) {
-    (void)cudaStreamEndCapture(ctx.stream(), &graph);  // leave the stream usable, then report
-    if (graph) (void)cudaGraphDestroy(graph);
-    throw;
-  }
-  MERGEPATH_CUDA_CHECK(cudaStreamEndCapture(ctx.stream(), &graph));
-  cudaGraphExec_t exec = nullptr;
-  MERGEPATH_CUDA_CHECK(cudaGraphInstantiate(&exec, graph, 0));
-
+  });
   const std::vector<int> origin = origins<int>(n, 0);
   for (distribution d : {distribution::uniform, distribution::few_distinct}) {
     sort_case c{n, d, case_seed({n, static_cast<int>(d), 22})};
     SCOPED_TRACE(c.name());
     std::vector<int> in = make_sort_keys<int>(c);
-    // New data, ordered before the replay on the same stream.
-    MERGEPATH_CUDA_CHECK(
-        cudaMemcpyAsync(keys.data(), in.data(), n * sizeof(int), cudaMemcpyHostToDevice, ctx.stream()));
-    MERGEPATH_CUDA_CHECK(
-        cudaMemcpyAsync(pair_keys.data(), in.data(), n * sizeof(int), cudaMemcpyHostToDevice, ctx.stream()));
-    MERGEPATH_CUDA_CHECK(
-        cudaMemcpyAsync(vals.data(), origin.data(), n * sizeof(int), cudaMemcpyHostToDevice, ctx.stream()));
-    MERGEPATH_CUDA_CHECK(cudaGraphLaunch(exec, ctx.stream()));
+    graph.upload(keys.data(), in);
+    graph.upload(pair_keys.data(), in);
+    graph.upload(vals.data(), origin);
+    graph.launch();
     ctx.synchronize();
     EXPECT_TRUE(ranges_equal(std_stable_sort(in, mergepath::less<>{}), keys.download()));
     auto expected = std_stable_sort_pairs<int, int>(in, mergepath::greater<>{});
     EXPECT_TRUE(ranges_equal(expected.first, pair_keys.download()));
     EXPECT_TRUE(ranges_equal(expected.second, vals.download()));
   }
-  MERGEPATH_CUDA_CHECK(cudaGraphExecDestroy(exec));
-  MERGEPATH_CUDA_CHECK(cudaGraphDestroy(graph));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -384,34 +294,6 @@ TEST_F(GpuMergesortNaN, StaysInBounds) {
   const index_t n = 9 * mergepath::default_mergesort_policy<float>::tuning.blocksort.tile_items() + 5;
   if (n <= max_test_size())
     ASSERT_NO_FATAL_FAILURE(sort_with_nans<mergepath::default_mergesort_policy<float>>(ctx, n));
-}
-
-// ---------------------------------------------------------------------------------------------
-// Bad arguments: std::invalid_argument before any work (the data stays as it was).
-
-class GpuMergesortArguments : public gpu_test {};
-
-TEST_F(GpuMergesortArguments, BadArgumentsThrowBeforeWriting) {
-  mergepath::cuda_context ctx;
-  const std::vector<int> unsorted{3, 1, 2};
-  device_vector<int> keys(unsorted), vals(unsorted);
-  int* null = nullptr;
-  expect_invalid_argument([&] { mergepath::mergesort(ctx, keys.data(), -1); }, "keys count is negative");
-  expect_invalid_argument([&] { mergepath::mergesort(ctx, null, 3); }, "keys is a null pointer");
-  expect_invalid_argument([&] { mergepath::mergesort<small_policy>(ctx, keys.data(), -2); }, "keys count is negative");
-  expect_invalid_argument([&] { mergepath::mergesort_pairs(ctx, keys.data(), vals.data(), -1); },
-                          "keys count is negative");
-  expect_invalid_argument([&] { mergepath::mergesort_pairs(ctx, null, vals.data(), 3); }, "keys is a null pointer");
-  expect_invalid_argument([&] { mergepath::mergesort_pairs(ctx, keys.data(), null, 3); }, "vals is a null pointer");
-  expect_invalid_argument([&] { mergepath::mergesort_pairs<small_policy>(ctx, keys.data(), null, 3); },
-                          "vals is a null pointer");
-  ctx.synchronize();
-  EXPECT_EQ(keys.download(), unsorted);
-  EXPECT_EQ(vals.download(), unsorted);
-  // Null pointers with a zero count are fine.
-  EXPECT_NO_THROW(mergepath::mergesort(ctx, null, 0));
-  EXPECT_NO_THROW(mergepath::mergesort_pairs(ctx, null, null, 0));
-  ctx.synchronize();
 }
 
 }  // namespace

@@ -24,7 +24,7 @@ class GpuTextbook : public gpu_test {
     mergepath::cuda_context ctx;
     for (const merge_case& c : merge_cases(textbook_sizes())) {
       SCOPED_TRACE(c.name());
-      ASSERT_NO_FATAL_FAILURE(check_gpu_merge(ctx, make_merge_input<Key>(c, Comp{}), Comp{}, merge));
+      ASSERT_NO_FATAL_FAILURE(check_merge(ctx, make_merge_input<Key>(c, Comp{}), Comp{}, merge));
     }
   }
 };

@@ -1,120 +1,24 @@
-// The set operations on the CPU against std::set_*: every operation, every input shape, sizes
-// around the threads' shares, greater<>, tagged keys (which copies are taken) and the _by_key
-// forms; argument checks, checked mode, unsorted input in bounds.
+// The set operations on a host_context: the suites of suites/set_operations.hpp, and what only
+// the host backend has (bounds-checked views of unsorted input, the GPU tile's walk run on the
+// CPU, comparators that are not orders).
 #include <gtest/gtest.h>
 
 #include <mergepath/set_operations.hpp>
 #include <vector>
 
 #include "comparator_fuzz_util.hpp"
-#include "join_util.hpp"
+#include "suites/set_operations.hpp"
 
 namespace mergepath_test {
 namespace {
 
 using mergepath::host_context;
 
-template <class Case>
-struct HostSetOperations : ::testing::Test {};
-using set_cases = ::testing::Types<keys_case<std::int32_t, mergepath::less<>>,
-                                   keys_case<std::int64_t, mergepath::greater<>>, keys_case<tagged, tagged_less>>;
-TYPED_TEST_SUITE(HostSetOperations, set_cases);
+INSTANTIATE_TYPED_TEST_SUITE_P(Host, SetOperations, on_host<set_cases>);
+INSTANTIATE_TYPED_TEST_SUITE_P(Host, SetOperationCalls, on_host<>);
 
-const std::pair<index_t, index_t> set_sizes[] = {
-    {0, 0},      {0, 5}, {5, 0}, {1, 1}, {7, 100}, {1000, 999}, {(1 << 15) + 1, (1 << 15) - 1}, {1 << 17, 1 << 16},
-    {3, 1 << 17}};
-
-TYPED_TEST(HostSetOperations, MatchStdSetOperations) {
-  using Key = typename TypeParam::key;
-  using Comp = typename TypeParam::comp;
-  for (pair_shape shape : all_pair_shapes())
-    for (auto [a_size, b_size] : set_sizes)
-      for (int threads : {1, 2, 3}) {
-        const index_t na = a_size, nb = shape == pair_shape::identical ? a_size : b_size;
-        SCOPED_TRACE(::testing::Message()
-                     << shape << " " << na << " x " << nb << " threads " << threads << " seed " << base_seed());
-        auto in = make_key_pair<Key>(shape, na, nb, case_seed({na, nb, static_cast<int>(shape)}), Comp{});
-        host_context ctx(threads);
-        for (set_op op : all_set_ops()) {
-          SCOPED_TRACE(::testing::Message() << op);
-          auto expected = reference_set_op(op, in.a, in.b, Comp{});
-          std::vector<Key> out(in.a.size() + in.b.size() + guard_items, poison<Key>());
-          const std::int64_t n = run_set_op(op, ctx, in.a.data(), na, in.b.data(), nb, out.data(), Comp{});
-          ASSERT_EQ(n, static_cast<std::int64_t>(expected.size()));
-          ASSERT_TRUE(ranges_equal(expected, out));
-          if (!mergepath::detail::keeps_b_only(op)) {  // room for a_count only: nothing written past it
-            ASSERT_TRUE(untouched(out, static_cast<std::size_t>(na), out.size()));
-          }
-        }
-      }
-}
-
-// The _by_key forms: each key's value is its origin (a: i, b: -1 - j), so the values show which
-// copies were taken, and they must match std::set_* on the (key, value) pairs ordered by key.
-TEST(HostSetOperationsByKey, ValuesTravelWithTheirKeys) {
-  for (pair_shape shape : all_pair_shapes())
-    for (auto [a_size, b_size] : set_sizes)
-      for (int threads : {1, 2}) {
-        const index_t na = a_size, nb = shape == pair_shape::identical ? a_size : b_size;
-        SCOPED_TRACE(::testing::Message() << shape << " " << na << " x " << nb << " seed " << base_seed());
-        auto in = make_key_pair<tagged>(shape, na, nb, case_seed({na, nb, 11}), tagged_less{});
-        std::vector<int> ak, bk, av, bv;
-        for (const tagged& t : in.a) ak.push_back(t.key), av.push_back(t.tag);
-        for (const tagged& t : in.b) bk.push_back(t.key), bv.push_back(t.tag);
-        host_context ctx(threads);
-        for (set_op op : all_set_ops()) {
-          SCOPED_TRACE(::testing::Message() << op);
-          auto expected = reference_set_op(op, in.a, in.b, tagged_less{});
-          std::vector<int> ok(ak.size() + bk.size()), ov(ak.size() + bk.size());
-          const std::int64_t n = run_set_op_by_key(op, ctx, ak.data(), av.data(), na, bk.data(), bv.data(), nb,
-                                                   ok.data(), ov.data(), mergepath::less<>{});
-          ASSERT_EQ(n, static_cast<std::int64_t>(expected.size()));
-          for (std::size_t k = 0; k < expected.size(); ++k)
-            ASSERT_EQ((tagged{ok[k], ov[k]}), expected[k]) << "at " << k;
-        }
-      }
-}
-
-// Of a key held m times in a and n in b, the copies std::set_* take.
-TEST(HostSetOperationsCopies, SmallMultisetsByHand) {
-  const std::vector<tagged> a = {{1, 0}, {2, 1}, {2, 2}, {2, 3}, {3, 4}}, b = {{2, -1}, {3, -2}, {3, -3}, {4, -4}};
-  host_context ctx;
-  std::vector<tagged> out(9);
-  auto run = [&](set_op op) {
-    auto n = run_set_op(op, ctx, a.data(), 5, b.data(), 4, out.data(), tagged_less{});
-    return std::vector<tagged>(out.begin(), out.begin() + n);
-  };
-  EXPECT_EQ(run(set_op::union_), (std::vector<tagged>{{1, 0}, {2, 1}, {2, 2}, {2, 3}, {3, 4}, {3, -3}, {4, -4}}));
-  EXPECT_EQ(run(set_op::intersection), (std::vector<tagged>{{2, 1}, {3, 4}}));
-  EXPECT_EQ(run(set_op::difference), (std::vector<tagged>{{1, 0}, {2, 2}, {2, 3}}));
-  EXPECT_EQ(run(set_op::symmetric_difference), (std::vector<tagged>{{1, 0}, {2, 2}, {2, 3}, {3, -3}, {4, -4}}));
-}
-
-TEST(HostSetOperationsArguments, BadArgumentsThrow) {
-  host_context ctx;
-  std::vector<int> a = {1, 2}, out(4);
-  expect_invalid_argument([&] { mergepath::set_union(ctx, a.data(), -1, a.data(), 2, out.data()); }, "negative");
-  expect_invalid_argument(
-      [&] { mergepath::set_intersection(ctx, a.data(), 2, static_cast<int*>(nullptr), 2, out.data()); }, "null");
-  expect_invalid_argument([&] { mergepath::set_difference(ctx, a.data(), 2, a.data(), 2, static_cast<int*>(nullptr)); },
-                          "null");
-  expect_invalid_argument(
-      [&] {
-        mergepath::set_union_by_key(ctx, a.data(), static_cast<int*>(nullptr), 2, a.data(), a.data(), 2, out.data(),
-                                    out.data());
-      },
-      "a_vals");
-}
-
-TEST(HostSetOperationsChecked, UnsortedInputIsNamed) {
-  host_context ctx(2);
-  ctx.set_checked(true);
-  std::vector<int> a = {1, 2, 3, 2, 5}, b = {1, 2}, out(7);
-  expect_invalid_argument([&] { mergepath::set_union(ctx, a.data(), 5, b.data(), 2, out.data()); }, "a[3]");
-  expect_invalid_argument([&] { mergepath::set_symmetric_difference(ctx, b.data(), 2, a.data(), 5, out.data()); },
-                          "b[3]");
-}
-
+// Without checked mode unsorted input gives unspecified output, but every access stays inside
+// a, b and out's capacity.
 TEST(HostSetOperationsUnchecked, UnsortedInputStaysInBounds) {
   for (int threads : {1, 2, 3}) {
     const index_t n = 1 << 17;
@@ -179,21 +83,18 @@ std::vector<tagged> tiled_merge_walk(const std::vector<tagged>& a, const std::ve
 
 TEST(HostSetOperationsMergeWalk, TiledLikeTheGpuMatchesStd) {
   for (pair_shape shape : all_pair_shapes())
-    for (auto [na, nb] : {std::pair<index_t, index_t>{0, 0}, {0, 9}, {9, 0}, {1, 1}, {47, 48}, {1000, 999}, {5000, 3000}}) {
+    for (auto [na, nb] :
+         {std::pair<index_t, index_t>{0, 0}, {0, 9}, {9, 0}, {1, 1}, {47, 48}, {1000, 999}, {5000, 3000}}) {
       if (shape == pair_shape::identical) nb = na;
       SCOPED_TRACE(::testing::Message() << shape << " " << na << " x " << nb << " seed " << base_seed());
       auto in = make_key_pair<tagged>(shape, na, nb, case_seed({na, nb, 23}), tagged_less{});
-      auto check = [&](auto op) {
+      for_each_set_op([&](auto op) {
         constexpr set_op Op = decltype(op)::value;
         SCOPED_TRACE(::testing::Message() << Op);
         const auto expected = reference_set_op(Op, in.a, in.b, tagged_less{});
         EXPECT_EQ((tiled_merge_walk<Op, 5>(in.a, in.b, 4)), expected);
         EXPECT_EQ((tiled_merge_walk<Op, 7>(in.a, in.b, 3)), expected);
-      };
-      check(std::integral_constant<set_op, set_op::union_>{});
-      check(std::integral_constant<set_op, set_op::intersection>{});
-      check(std::integral_constant<set_op, set_op::difference>{});
-      check(std::integral_constant<set_op, set_op::symmetric_difference>{});
+      });
     }
 }
 
