@@ -231,7 +231,7 @@ def _calls(lib):
 
 
 _ARRAYS = ("a", "b", "v", "keys", "values", "sorted_keys", "segment_starts", "a_values", "b_values", "sorter")
-_FLAGS = ("descending", "inplace", "assume_sorted", "checked")
+_FLAGS = ("descending", "inplace", "assume_sorted", "checked", "stable", "right", "out_int32")
 
 
 @case
@@ -258,8 +258,9 @@ def every_call_names_its_bad_arguments(lib):
                 with pytest.raises(TypeError, match=call + f"{name} must be True or False"):
                     f(**dict(good, **{name: bad}))
         for name in ("side", "how", "op"):
-            if name in inspect.signature(f).parameters:
-                for bad in ("middle", None, ["left"]):
+            parameter = inspect.signature(f).parameters.get(name)
+            if parameter is not None:
+                for bad in ("middle", ["left"]) + ((None,) if parameter.default is not None else ()):
                     with pytest.raises(ValueError, match=call + f"{name} must be one of"):
                         f(**dict(good, **{name: bad}))
         if "count" in good:
@@ -270,6 +271,38 @@ def every_call_names_its_bad_arguments(lib):
                 f(**dict(good, count=-1))
             assert_same(np.asarray(lib.host(f(**dict(good, count=np.int32(3))))),
                         np.asarray(lib.host(f(**good))))
+
+
+@case
+def searchsorted_takes_torchs_keywords(lib):
+    hay = np.array([1, 2, 2, 3], dtype=np.int32)
+    needles = np.array([[2, 0], [4, 3]], dtype=np.int32)
+    for right in (False, True):
+        want = np.searchsorted(hay, needles, side="right" if right else "left")
+        got = mp.searchsorted(sorted_sequence=lib.dev(hay), values=lib.dev(needles), right=right)
+        same(lib, got, want)
+        same(lib, mp.searchsorted(lib.dev(hay), lib.dev(needles), right=right, out_int32=True), want.astype(np.int32))
+        same(lib, mp.searchsorted(lib.dev(hay), values=lib.dev(needles), side="right", right=right),
+             np.searchsorted(hay, needles, side="right"))
+    assert int(mp.searchsorted(lib.dev(hay), 2, right=True, out_int32=True)) == 3
+    where = r"mergepath\.searchsorted: "
+    with pytest.raises(ValueError, match=where + "side='left' and right=True ask for opposite sides"):
+        mp.searchsorted(lib.dev(hay), lib.dev(needles), side="left", right=True)
+    with pytest.raises(TypeError, match=where + "a and sorted_sequence= are the same argument, passed twice"):
+        mp.searchsorted(lib.dev(hay), lib.dev(needles), sorted_sequence=lib.dev(hay))
+    with pytest.raises(TypeError, match=where + r"missing the argument v \(or values=\)"):
+        mp.searchsorted(sorted_sequence=lib.dev(hay))
+    with pytest.raises(TypeError, match=where + "values must be an array or a list of numbers"):
+        mp.searchsorted(sorted_sequence=lib.dev(hay), values="abc")
+
+
+@case
+def sort_takes_torchs_stable(lib):
+    keys = np.array([2, 1, 2, 1], dtype=np.int64)
+    for stable in (True, False):  # stable either way
+        k, v = mp.sort(lib.dev(keys), lib.dev(np.arange(4)), stable=stable)
+        same(lib, k, np.array([1, 1, 2, 2]))
+        same(lib, v, np.array([1, 3, 0, 2]))
 
 
 @case

@@ -25,7 +25,9 @@ starting at 0, each <= the item count; empty segments are allowed.
 from collections import namedtuple
 
 from . import _core
+from ._args import MISSING as _MISSING
 from ._args import _Call
+from ._args import alias as _alias
 from ._args import check_length as _check_length
 from ._args import choice as _choice
 from ._args import count as _count
@@ -149,13 +151,14 @@ def _sort(where, keys, values, descending, inplace, checked, locality):
     return c.result(out_k) if out_v is None else (c.result(out_k), c.result(out_v))
 
 
-def sort(keys, values=None, *, descending=False, inplace=False, checked=False):
+def sort(keys, values=None, *, descending=False, inplace=False, stable=True, checked=False):
     """Sort stably (equal keys keep their order): a sorted copy, or ``keys`` itself with ``inplace=True``.
 
     With ``values`` (as long as ``keys``) the values move with their keys and ``(keys, values)``
     is returned. NaNs sort last (first with ``descending=True``), as in numpy. Replaces
     ``np.sort(kind="stable")``, ``torch.sort(stable=True)``, ``cupy.sort``; with values,
-    ``order = argsort(keys); keys[order], values[order]``.
+    ``order = argsort(keys); keys[order], values[order]``. ``stable`` is taken for torch's sake:
+    the sort is stable either way.
 
     >>> import numpy as np, mergepath
     >>> mergepath.sort(np.array([3.0, np.nan, 1.0, 2.0]))
@@ -163,6 +166,7 @@ def sort(keys, values=None, *, descending=False, inplace=False, checked=False):
     >>> mergepath.sort(np.array([2, 1, 2, 1]), np.arange(4), descending=True)
     (array([2, 2, 1, 1]), array([0, 2, 1, 3]))
     """
+    _flag("sort", "stable", stable)
     return _sort("sort", keys, values, descending, inplace, checked, False)
 
 
@@ -203,7 +207,8 @@ def segmented_sort(keys, segment_starts, values=None, *, descending=False, inpla
     return c.result(k) if v is None else (c.result(k), c.result(v))
 
 
-def searchsorted(a, v, side="left", sorter=None, *, checked=False):
+def searchsorted(a=_MISSING, v=_MISSING, side=None, sorter=None, *, right=False, out_int32=False,
+                 sorted_sequence=_MISSING, values=_MISSING, checked=False):
     """Indices where ``v``'s elements would be inserted into sorted ``a`` to keep it sorted.
 
     numpy's signature and meaning: ``side="left"`` gives the first suitable index (lower bound),
@@ -214,29 +219,59 @@ def searchsorted(a, v, side="left", sorter=None, *, checked=False):
     float64). Picks per-needle binary search or sort-then-merge-search by the sizes. Replaces
     ``np.searchsorted``, ``torch.searchsorted``, ``cupy.searchsorted``.
 
+    torch's spelling works too: ``sorted_sequence=`` and ``values=`` for ``a`` and ``v``,
+    ``right=True`` for ``side="right"`` (with ``side="left"``: ValueError, as torch), and
+    ``out_int32=True`` for int32 indices (ValueError where ``a`` is too long for them). ``side``
+    left out is ``"left"``.
+
     >>> import numpy as np, mergepath
     >>> mergepath.searchsorted(np.array([1, 2, 2, 3]), np.array([2, 0, 4]), side="right")
     array([3, 0, 4])
     >>> int(mergepath.searchsorted(np.array([1, 2, 3]), 2.5))
     2
+    >>> mergepath.searchsorted(sorted_sequence=np.array([1, 2, 2, 3]), values=np.array([2]), right=True,
+    ...                        out_int32=True)
+    array([3], dtype=int32)
     """
     where = "searchsorted"
-    right = _choice(where, "side", side, _SIDES)
-    c = _Call(where, checked, a=a, v=v, sorter=sorter)
-    v_shape = _shape(where, "v", v)
-    a, needles = c.common(("a", a), ("v", v), exact=False, weak_values=True, flatten=("v",))
+    a_name, a = _alias(where, "a", a, "sorted_sequence", sorted_sequence)
+    v_name, v = _alias(where, "v", v, "values", values)
+    right = _searchsorted_side(where, side, right)
+    out_int32 = _flag(where, "out_int32", out_int32)
+    c = _Call(where, checked, **{a_name: a, v_name: v, "sorter": sorter})
+    v_shape = _shape(where, v_name, v)
+    a, needles = c.common((a_name, a), (v_name, v), exact=False, weak_values=True, flatten=(v_name,))
+    n = int(a.shape[0])
+    if out_int32 and n > _INT32_MAX:
+        raise ValueError(f"mergepath.{where}: out_int32=True, but {a_name} has {n} elements (int32 holds indices "
+                         f"to {_INT32_MAX})")
     if sorter is not None:
-        n = int(a.shape[0])
-        order = c.indices("sorter", sorter, within=(n, "a"))
-        _check_length(where, "sorter", order, "a", n)
+        order = c.indices("sorter", sorter, within=(n, a_name))
+        _check_length(where, "sorter", order, a_name, n)
         a = c.adapter.contiguous(a[order])
     out = c.empty(int(needles.shape[0]), "int64")
     _core.searchsorted(c.core, c.core_array(a), c.core_array(needles), c.core_array(out), right)
+    if out_int32:  # every index is <= n, which int32 holds
+        out = c.adapter.astype(out, "int32")
     if len(v_shape) == 0:
         return out[0]
     if len(v_shape) != 1:
         out = out.reshape(v_shape)
     return c.result(out)
+
+
+_INT32_MAX = 2**31 - 1
+
+
+def _searchsorted_side(where, side, right):
+    """True for the upper bound: numpy's side= or torch's right=; side="left" with right=True is an error, as in torch."""
+    right = _flag(where, "right", right)
+    if side is None:
+        return right
+    upper = _choice(where, "side", side, _SIDES)
+    if right and not upper:
+        raise ValueError(f"mergepath.{where}: side='left' and right=True ask for opposite sides")
+    return upper
 
 
 def sorted_search(a, b, side="left", *, checked=False):

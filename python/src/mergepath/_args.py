@@ -51,6 +51,19 @@ def choice(where, name, value, options):
     raise ValueError(f"mergepath.{where}: {name} must be one of {', '.join(map(repr, options))}, got {value!r}")
 
 
+MISSING = object()  # an argument not passed (None is a value some arguments take)
+
+
+def alias(where, name, value, other, other_value):
+    """(name, value) of an argument that numpy and torch spell differently (a / sorted_sequence):
+    exactly one of the two spellings must be passed."""
+    if value is MISSING and other_value is MISSING:
+        raise TypeError(f"mergepath.{where}: missing the argument {name} (or {other}=)")
+    if value is not MISSING and other_value is not MISSING:
+        raise TypeError(f"mergepath.{where}: {name} and {other}= are the same argument, passed twice")
+    return (name, value) if value is not MISSING else (other, other_value)
+
+
 def count(where, value, name="count"):
     """A non-negative integer: what operator.index takes (not bools, not 2.0)."""
     if isinstance(value, (bool, np.bool_)) or str(getattr(value, "dtype", "")) in ("bool", "torch.bool"):
