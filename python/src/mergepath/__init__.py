@@ -72,6 +72,7 @@ def cuda_available():
 
 
 _SIDES = {"left": False, "right": True}
+_INT32_MAX = 2**31 - 1
 
 
 def merge(a, b, a_values=None, b_values=None, *, descending=False, checked=False):
@@ -258,9 +259,6 @@ def searchsorted(a=_MISSING, v=_MISSING, side=None, sorter=None, *, right=False,
     if len(v_shape) != 1:
         out = out.reshape(v_shape)
     return c.result(out)
-
-
-_INT32_MAX = 2**31 - 1
 
 
 def _searchsorted_side(where, side, right):
